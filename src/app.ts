@@ -1,0 +1,76 @@
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { Clock } from './domain/clock.ts';
+import { AppError } from './errors.ts';
+import { createLoggerOptions } from './logging.ts';
+import type { InstanceSecrets } from './instance-secrets.ts';
+import type { Services } from './services/index.ts';
+import type { Db, Engine } from './storage/database.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  engine: Engine;
+  clock: Clock;
+  services: Services;
+  instanceSecrets: InstanceSecrets;
+}
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Maps Fastify's own failures (parsing, size, media type) onto the documented error codes. */
+export function toAppError(error: FastifyError | AppError | Error): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('request_too_large', `The request body must be at most ${BODY_LIMIT_BYTES} bytes.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_request', 'The JSON body is empty; send an object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_request', 'The body is not valid JSON.');
+  }
+  if (fastifyError.statusCode === 400 || error instanceof SyntaxError) return new AppError('invalid_request', 'The request is malformed.');
+  if (fastifyError.statusCode === 413) return new AppError('request_too_large', `The request body must be at most ${BODY_LIMIT_BYTES} bytes.`);
+  if (fastifyError.statusCode === 415) return new AppError('unsupported_media_type', 'Send the body as application/json.');
+  return new AppError('internal_error', 'Something went wrong on the server; try again, and report it if it persists.');
+}
+
+/** Builds the whole server from its dependencies; never listens (tests call it in-process). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: createLoggerOptions(deps.config.logLevel),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: parseTrustProxy(deps.config.trustProxy),
+    // Requests are logged at debug only: at info a busy provider would log every token call.
+    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace' }),
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
+    if (appError.retryAfterSeconds !== undefined) void reply.header('retry-after', String(appError.retryAfterSeconds));
+    void reply.header('cache-control', 'no-store').status(appError.status).send(appError.toBody());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .header('cache-control', 'no-store')
+      .status(404)
+      .send(new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`).toBody());
+  });
+
+  return app;
+}
+
+/** `TRUST_PROXY` is a hop count or a list of addresses/CIDRs; unset believes no forwarding header. */
+function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+}

@@ -1,0 +1,28 @@
+import type { Config } from './config.ts';
+import { systemActor } from './domain/actor.ts';
+import { randomBase62 } from './domain/ids.ts';
+import type { Services } from './services/index.ts';
+import type { User } from './services/users.ts';
+
+export interface BootstrapResult {
+  admin: User;
+  /** Set only when the password was generated here; shown once on start, never stored in clear. */
+  generatedPassword?: string;
+}
+
+/** Creates the first administrator while the database has no users at all. */
+export async function ensureBootstrapAdmin(config: Config, services: Services): Promise<BootstrapResult | null> {
+  if ((await services.users.countUsers()) > 0) return null;
+  const configured = config.bootstrapAdmin.password;
+  if (!configured && config.production) {
+    throw new Error('OIDC_BOOTSTRAP_ADMIN_PASSWORD: required in production while the database has no users (at least 12 characters)');
+  }
+  const password = configured ?? randomBase62(20);
+  const admin = await services.users.createUser(systemActor, {
+    account: config.bootstrapAdmin.account,
+    displayName: 'Administrator',
+    isAdmin: true,
+    password,
+  });
+  return configured ? { admin } : { admin, generatedPassword: password };
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+// Passwords nobody should run an identity provider with; production refuses them.
+const WELL_KNOWN_PASSWORDS = new Set(['admin', 'password', 'changeme', 'change-me', 'secret', 'sesame', '12345678', 'admin123', 'password1']);
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  HOST: optionalText,
+  OIDC_ISSUER: optionalText.pipe(z.url({ error: 'must be an absolute URL such as https://id.example.com' }).optional()),
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:./data/sesame.db')
+    .refine((v) => /^(postgres|postgresql):\/\//.test(v) || v.startsWith('sqlite:'), 'must be postgres://... or sqlite:PATH'),
+  REDIS_URL: optionalText.pipe(z.url({ error: 'must be a redis:// URL' }).optional()),
+  OIDC_AGENT_API_ENABLED: optionalText.pipe(booleanText.optional()),
+  OIDC_KEY_ENCRYPTION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  OIDC_COOKIE_KEYS: optionalText.transform((v) => v?.split(',').map((k) => k.trim()).filter(Boolean)).pipe(
+    z.array(z.string().min(32, 'each key must be at least 32 characters')).min(1).optional(),
+  ),
+  OIDC_BOOTSTRAP_ADMIN_ACCOUNT: optionalText,
+  OIDC_BOOTSTRAP_ADMIN_PASSWORD: optionalText,
+  OIDC_CLIENTS_CONFIG_PATH: optionalText,
+  TRUST_PROXY: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_TOKEN: optionalText,
+});
+
+export type Config = ReturnType<typeof buildConfig>;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Sesame cannot start; fix these environment variables:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+function buildConfig(env: z.infer<typeof environmentSchema>) {
+  const production = env.NODE_ENV === 'production';
+  const port = env.PORT;
+  return {
+    env: env.NODE_ENV,
+    production,
+    port,
+    host: env.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    issuer: (env.OIDC_ISSUER ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    agentApiEnabled: env.OIDC_AGENT_API_ENABLED ?? !production,
+    /** Unset outside production: generated on first start and kept in the database. */
+    keyEncryptionSecret: env.OIDC_KEY_ENCRYPTION_SECRET,
+    /** Unset outside production: generated on first start and kept in the database. */
+    cookieKeys: env.OIDC_COOKIE_KEYS,
+    bootstrapAdmin: { account: env.OIDC_BOOTSTRAP_ADMIN_ACCOUNT ?? 'admin', password: env.OIDC_BOOTSTRAP_ADMIN_PASSWORD },
+    clientsConfigPath: env.OIDC_CLIENTS_CONFIG_PATH,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
+  };
+}
+
+function productionProblems(config: Config): string[] {
+  const problems: string[] = [];
+  if (!config.issuer.startsWith('https://')) problems.push('OIDC_ISSUER: must be an https:// URL in production');
+  if (!config.keyEncryptionSecret) problems.push('OIDC_KEY_ENCRYPTION_SECRET: required in production (at least 32 random characters)');
+  if (!config.cookieKeys) problems.push('OIDC_COOKIE_KEYS: required in production (comma-separated, each at least 32 random characters)');
+  const password = config.bootstrapAdmin.password;
+  if (password !== undefined && (password.length < 12 || WELL_KNOWN_PASSWORDS.has(password.toLowerCase()))) {
+    problems.push('OIDC_BOOTSTRAP_ADMIN_PASSWORD: a default or short password is refused in production (use at least 12 characters)');
+  }
+  return problems;
+}
+
+/** Reads and validates the environment once, at start; every problem is reported with its variable's name. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`));
+  }
+  const config = buildConfig(parsed.data);
+  if (config.production) {
+    const problems = productionProblems(config);
+    if (problems.length > 0) throw new ConfigError(problems);
+  }
+  return config;
+}

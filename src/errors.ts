@@ -1,0 +1,55 @@
+/** The closed list of error codes and their HTTP status: the only place a status is chosen. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_client_metadata: 400,
+  login_required: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  csrf_failed: 403,
+  not_found: 404,
+  version_conflict: 409,
+  project_archived: 409,
+  member_exists: 409,
+  last_owner: 409,
+  invalid_client_type: 409,
+  secret_limit_exceeded: 409,
+  request_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export interface ErrorBody {
+  error: ErrorCode;
+  error_description: string;
+  field_errors?: Record<string, string>;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fieldErrors: Record<string, string> | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, description: string, options: { fieldErrors?: Record<string, string>; retryAfterSeconds?: number } = {}) {
+    super(description);
+    this.code = code;
+    this.fieldErrors = options.fieldErrors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: this.code,
+      error_description: this.message,
+      ...(this.fieldErrors && Object.keys(this.fieldErrors).length > 0 ? { field_errors: this.fieldErrors } : {}),
+    };
+  }
+}

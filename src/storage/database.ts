@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { createNodeSqliteDialect } from './sqlite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface OpenedDatabase {
+  db: Db;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+// int8 (our epoch-ms columns and COUNT(*)) arrives as a string by default; every value we store fits a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function engineOf(databaseUrl: string): Engine {
+  if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) return 'postgres';
+  if (databaseUrl.startsWith('sqlite:')) return 'sqlite';
+  throw new Error(`DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got "${databaseUrl.split(':')[0]}:")`);
+}
+
+export function openDatabase(databaseUrl: string, options: { poolSize?: number } = {}): OpenedDatabase {
+  const engine = engineOf(databaseUrl);
+  if (engine === 'postgres') {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client losing its server must not crash the process; the next query reports it.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine, close: () => db.destroy() };
+  }
+  const path = databaseUrl.slice('sqlite:'.length);
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  const { dialect } = createNodeSqliteDialect(path);
+  const db = new Kysely<Database>({ dialect });
+  return { db, engine, close: () => db.destroy() };
+}

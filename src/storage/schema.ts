@@ -1,0 +1,152 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Timestamps are epoch milliseconds on both engines; booleans are 0/1 integers;
+// URI and scope lists are JSON text. One representation keeps one migration set.
+type Flag = number;
+type EpochMs = number;
+type JsonText = string;
+
+export interface UsersTable {
+  subject_id: string;
+  account: string;
+  account_normalized: string;
+  password_hash: string;
+  display_name: string;
+  email: string | null;
+  email_verified: Flag;
+  student_status: 'active' | 'not_student' | 'unknown';
+  is_admin: Flag;
+  status: 'active' | 'disabled';
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface ProjectsTable {
+  project_id: string;
+  name: string;
+  description: string;
+  status: 'active' | 'archived';
+  version: number;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface ProjectMembersTable {
+  project_id: string;
+  subject_id: string;
+  role: 'owner' | 'maintainer' | 'viewer';
+  created_at: EpochMs;
+}
+
+export interface ClientsTable {
+  client_id: string;
+  project_id: string;
+  client_type: 'web' | 'spa';
+  display_name: string;
+  description: string;
+  redirect_uris: JsonText;
+  post_logout_redirect_uris: JsonText;
+  scope_whitelist: JsonText;
+  require_pkce: Flag;
+  status: 'active' | 'disabled';
+  client_version: number;
+  revision: number;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface ClientRevisionsTable {
+  client_id: string;
+  revision: number;
+  redirect_uris: JsonText;
+  post_logout_redirect_uris: JsonText;
+  scope_whitelist: JsonText;
+  require_pkce: Flag;
+  created_by: string | null;
+  created_at: EpochMs;
+}
+
+export interface ClientSecretsTable {
+  secret_id: string;
+  client_id: string;
+  digest: string;
+  status: 'active' | 'retiring' | 'revoked';
+  created_at: EpochMs;
+  expires_at: EpochMs | null;
+  last_used_at: EpochMs | null;
+}
+
+export interface SessionsTable {
+  token_digest: string;
+  subject_id: string;
+  kind: 'console' | 'agent';
+  created_at: EpochMs;
+  last_seen_at: EpochMs;
+  expires_at: EpochMs;
+  revoked_at: EpochMs | null;
+}
+
+export interface AuditLogTable {
+  audit_id: string;
+  at: EpochMs;
+  actor_subject_id: string | null;
+  surface: 'console' | 'agent' | 'cli' | 'system';
+  action: string;
+  target_type: string;
+  target_id: string;
+  project_id: string | null;
+  before_json: JsonText | null;
+  after_json: JsonText | null;
+  ip: string | null;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  alg: 'RS256' | 'ES256';
+  public_jwk: JsonText;
+  private_jwk_encrypted: string;
+  status: 'active' | 'retired';
+  created_at: EpochMs;
+  retired_at: EpochMs | null;
+}
+
+export interface OidcPayloadsTable {
+  kind: string;
+  id: string;
+  payload: JsonText;
+  grant_id: string | null;
+  uid: string | null;
+  expires_at: EpochMs | null;
+  consumed_at: EpochMs | null;
+}
+
+export interface InstanceSettingsTable {
+  name: string;
+  value: string;
+  created_at: EpochMs;
+}
+
+export interface Database {
+  users: UsersTable;
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
+  clients: ClientsTable;
+  client_revisions: ClientRevisionsTable;
+  client_secrets: ClientSecretsTable;
+  sessions: SessionsTable;
+  audit_log: AuditLogTable;
+  signing_keys: SigningKeysTable;
+  oidc_payloads: OidcPayloadsTable;
+  instance_settings: InstanceSettingsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type ProjectMemberRow = Selectable<ProjectMembersTable>;
+export type ClientRow = Selectable<ClientsTable>;
+export type ClientSecretRow = Selectable<ClientSecretsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
+export type SigningKeyRow = Selectable<SigningKeysTable>;
+export type OidcPayloadRow = Selectable<OidcPayloadsTable>;
+export type { Generated, Insertable, Updateable };

@@ -1,0 +1,33 @@
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+
+// node:sqlite binds only null, numbers, bigints, strings and bytes; Kysely hands us booleans too.
+function toSqliteValue(value: unknown): SQLInputValue {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value === undefined) return null;
+  return value as SQLInputValue;
+}
+
+function adaptStatement(statement: StatementSync): SqliteStatement {
+  const bind = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
+  return {
+    reader: statement.columns().length > 0,
+    all: (parameters) => statement.all(...bind(parameters)),
+    run: (parameters) => statement.run(...bind(parameters)),
+    iterate: (parameters) => statement.iterate(...bind(parameters)),
+  };
+}
+
+/** Kysely's SQLite dialect over Node's built-in `node:sqlite`: nothing to compile. */
+export function createNodeSqliteDialect(path: string): { dialect: SqliteDialect; database: DatabaseSync } {
+  const database = new DatabaseSync(path);
+  database.exec('PRAGMA journal_mode = WAL');
+  database.exec('PRAGMA synchronous = NORMAL');
+  database.exec('PRAGMA foreign_keys = ON');
+  database.exec('PRAGMA busy_timeout = 5000');
+  const adapted: SqliteDatabase = {
+    close: () => database.close(),
+    prepare: (sql) => adaptStatement(database.prepare(sql)),
+  };
+  return { dialect: new SqliteDialect({ database: adapted }), database };
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { manualClock } from '../../src/domain/clock.ts';
+import { createServices, type Services } from '../../src/services/index.ts';
+import { prepareInstance } from '../../src/startup.ts';
+import { openDatabase, type Db, type Engine } from '../../src/storage/database.ts';
+import { migrateToLatest } from '../../src/storage/migrate.ts';
+import { createTestDatabase } from './engines.ts';
+
+export interface TestContext {
+  engine: Engine;
+  databaseUrl: string;
+  config: Config;
+  db: Db;
+  clock: ReturnType<typeof manualClock>;
+  services: Services;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** A migrated, empty database of the engine and the whole app built over it, in-process. */
+export async function createTestContext(engine: Engine, env: Record<string, string> = {}): Promise<TestContext> {
+  const database = await createTestDatabase(engine);
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, OIDC_ISSUER: 'http://localhost:3000', ...env });
+  const opened = openDatabase(config.databaseUrl);
+  await migrateToLatest(opened.db);
+  const clock = manualClock();
+  const services = createServices({ db: opened.db, clock });
+  const prepared = await prepareInstance({ config, db: opened.db, clock, services });
+  const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets });
+  await app.ready();
+  return {
+    engine,
+    databaseUrl: database.url,
+    config,
+    db: opened.db,
+    clock,
+    services,
+    app,
+    async close() {
+      await app.close();
+      await opened.close();
+      await database.drop();
+    },
+  };
+}

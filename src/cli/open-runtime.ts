@@ -1,0 +1,20 @@
+import { loadConfig } from '../config.ts';
+import { systemClock } from '../domain/clock.ts';
+import { createServices } from '../services/index.ts';
+import { openDatabase } from '../storage/database.ts';
+import { migrateToLatest } from '../storage/migrate.ts';
+import type { CliRuntime } from './command.ts';
+
+/** The server's own start sequence up to the services: same config, same database, same migrations. */
+export async function openRuntime(env: NodeJS.ProcessEnv): Promise<{ runtime: CliRuntime; close(): Promise<void> }> {
+  const config = loadConfig(env);
+  const opened = openDatabase(config.databaseUrl, { poolSize: 2 });
+  try {
+    const appliedMigrations = await migrateToLatest(opened.db);
+    const services = createServices({ db: opened.db, clock: systemClock });
+    return { runtime: { config, db: opened.db, engine: opened.engine, clock: systemClock, services, appliedMigrations }, close: opened.close };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}

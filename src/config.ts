@@ -14,14 +14,15 @@ const WELL_KNOWN_PASSWORDS = new Set(['admin', 'password', 'changeme', 'change-m
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
-  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  // An empty PORT means unset: coercing '' would give 0, a random port.
+  PORT: optionalText.pipe(z.coerce.number<string | undefined>({ error: 'must be a port number' }).int('must be a port number').min(0).max(65535).default(3000)),
   HOST: optionalText,
   OIDC_ISSUER: optionalText.pipe(z.url({ error: 'must be an absolute URL such as https://id.example.com' }).optional()),
   DATABASE_URL: z
     .string()
     .default('sqlite:./data/sesame.db')
     .refine((v) => /^(postgres|postgresql):\/\//.test(v) || v.startsWith('sqlite:'), 'must be postgres://... or sqlite:PATH'),
-  REDIS_URL: optionalText.pipe(z.url({ error: 'must be a redis:// URL' }).optional()),
+  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
   OIDC_AGENT_API_ENABLED: optionalText.pipe(booleanText.optional()),
   OIDC_KEY_ENCRYPTION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   OIDC_COOKIE_KEYS: optionalText.transform((v) => v?.split(',').map((k) => k.trim()).filter(Boolean)).pipe(

@@ -1,4 +1,8 @@
+import { createClientImportService } from './client-import.ts';
+import { createClientSecretService } from './client-secrets.ts';
+import { createClientService } from './clients.ts';
 import type { ServiceDeps } from './deps.ts';
+import { createProjectService } from './projects.ts';
 import { createSessionService } from './sessions.ts';
 import { createUserService } from './users.ts';
 
@@ -7,6 +11,8 @@ export function createServices(deps: ServiceDeps) {
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),
+    projects: createProjectService(deps),
+    clients: { ...createClientService(deps), ...createClientSecretService(deps), ...createClientImportService(deps) },
   };
 }
 

@@ -1,0 +1,71 @@
+import type { Kysely, Transaction } from 'kysely';
+import { secretIsUsable } from '../domain/client-secrets.ts';
+import type { Scope } from '../domain/clients.ts';
+import type { ClientRow, ClientSecretRow, Database } from '../storage/schema.ts';
+import type { Client, SecretInfo } from './types.ts';
+
+type Queryable = Kysely<Database> | Transaction<Database>;
+
+/**
+ * A retiring secret whose grace period has ended is reported as `revoked` (its expiresAt says when it
+ * stopped): the status always tells whether /token still accepts it. The row itself is rewritten to
+ * `revoked` lazily, by the next rotation or revocation.
+ */
+export function toSecretInfo(row: ClientSecretRow, now: number): SecretInfo {
+  const status = row.status === 'retiring' && !secretIsUsable({ status: row.status, expiresAt: row.expires_at }, now) ? 'revoked' : row.status;
+  return { secretId: row.secret_id, status, createdAt: row.created_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at };
+}
+
+/**
+ * The client as the APIs show it. `secrets` lists every secret the client ever had, revoked ones
+ * included (their status says so), newest first; digests never leave this module's input.
+ */
+export function toClient(row: ClientRow, secretRows: readonly ClientSecretRow[], now: number): Client {
+  return {
+    clientId: row.client_id,
+    projectId: row.project_id,
+    clientType: row.client_type,
+    displayName: row.display_name,
+    description: row.description,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
+    scopeWhitelist: JSON.parse(row.scope_whitelist) as Scope[],
+    requirePkce: row.require_pkce === 1,
+    status: row.status,
+    revision: row.revision,
+    secrets: [...secretRows]
+      .sort((a, b) => b.created_at - a.created_at || (a.secret_id < b.secret_id ? 1 : -1))
+      .map((secret) => toSecretInfo(secret, now)),
+    clientVersion: row.client_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function loadClientRow(db: Queryable, projectId: string, clientId: string): Promise<ClientRow | undefined> {
+  return db.selectFrom('clients').selectAll().where('client_id', '=', clientId).where('project_id', '=', projectId).executeTakeFirst();
+}
+
+export async function loadSecretRows(db: Queryable, clientIds: readonly string[]): Promise<ClientSecretRow[]> {
+  if (clientIds.length === 0) return [];
+  return db.selectFrom('client_secrets').selectAll().where('client_id', 'in', clientIds).execute();
+}
+
+export async function loadClient(db: Queryable, projectId: string, clientId: string, now: number): Promise<Client | undefined> {
+  const row = await loadClientRow(db, projectId, clientId);
+  return row ? toClient(row, await loadSecretRows(db, [row.client_id]), now) : undefined;
+}
+
+/** The audited view of a client: its metadata and OIDC configuration, never a secret. */
+export function auditedClientFields(client: Client) {
+  return {
+    clientType: client.clientType,
+    displayName: client.displayName,
+    description: client.description,
+    status: client.status,
+    redirectUris: client.redirectUris,
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    scopeWhitelist: client.scopeWhitelist,
+    requirePkce: client.requirePkce,
+  };
+}

@@ -2,17 +2,21 @@ import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
 import { ensureBootstrapAdmin, type BootstrapResult } from './bootstrap-admin.ts';
 import { resolveInstanceSecrets, type InstanceSecrets } from './instance-secrets.ts';
+import { importConfiguredClients } from './services/configured-clients.ts';
 import type { Services } from './services/index.ts';
 import type { Db } from './storage/database.ts';
 
 export interface PreparedInstance {
   instanceSecrets: InstanceSecrets;
   bootstrap: BootstrapResult | null;
+  /** Client ids imported from OIDC_CLIENTS_CONFIG_PATH on this start (empty when clients already existed). */
+  importedClients: string[];
 }
 
 /** Everything a fresh database needs before the server can serve: secrets, first admin, keys, clients. */
 export async function prepareInstance(deps: { config: Config; db: Db; clock: Clock; services: Services }): Promise<PreparedInstance> {
   const instanceSecrets = await resolveInstanceSecrets(deps.config, deps.db, deps.clock);
   const bootstrap = await ensureBootstrapAdmin(deps.config, deps.services);
-  return { instanceSecrets, bootstrap };
+  const importedClients = await importConfiguredClients(deps.config, deps.services);
+  return { instanceSecrets, bootstrap, importedClients };
 }

@@ -178,7 +178,7 @@ export function createClientImportService({ db, clock }: ServiceDeps) {
       try {
         text = await readFile(path, 'utf8');
       } catch (error) {
-        throw new AppError('invalid_request', `Cannot read the clients file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+        throw new AppError('invalid_request', `Cannot read the clients file ${path}: ${(error as Error).message}.`);
       }
       let document: unknown;
       try {

@@ -12,6 +12,21 @@ const optionalText = z
 // Passwords nobody should run an identity provider with; production refuses them.
 const WELL_KNOWN_PASSWORDS = new Set(['admin', 'password', 'changeme', 'change-me', 'secret', 'sesame', '12345678', 'admin123', 'password1']);
 
+// Empty means unset, as for PORT: coercing '' would give 0, which turns a limit off.
+const limitCount = () => optionalText.pipe(z.coerce.number<string | undefined>({ error: 'must be a whole number (0 turns the limit off)' }).int('must be a whole number').min(0, 'must be 0 or more (0 turns the limit off)').optional());
+const windowSeconds = () => optionalText.pipe(z.coerce.number<string | undefined>({ error: 'must be a number of seconds' }).int('must be a whole number of seconds').min(1, 'must be at least 1 second').optional());
+
+/**
+ * Sign-in limits count failures only, so people and benchmarks signing in correctly are never held back.
+ * Per account+IP is the tightest (one person mistyping from one place); per account catches guessing
+ * spread over many addresses; per IP is loose because a whole office can share one address.
+ * Token limits count every /token request; they bound abuse of a leaked client, not normal traffic.
+ */
+export const rateLimitDefaults = {
+  signIn: { perAccount: 10, perIp: 100, perAccountIp: 5, windowSeconds: 900 },
+  token: { perClient: 3000, perIp: 1200, windowSeconds: 60 },
+} as const;
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
   // An empty PORT means unset: coercing '' would give 0, a random port.
@@ -34,6 +49,14 @@ const environmentSchema = z.object({
   TRUST_PROXY: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: optionalText,
+  // Rate limits: values and reasons in rateLimitDefaults; 0 turns that one limit off.
+  SIGNIN_MAX_FAILURES_PER_ACCOUNT: limitCount(),
+  SIGNIN_MAX_FAILURES_PER_IP: limitCount(),
+  SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: limitCount(),
+  SIGNIN_FAILURE_WINDOW_SECONDS: windowSeconds(),
+  TOKEN_RATE_PER_CLIENT: limitCount(),
+  TOKEN_RATE_PER_IP: limitCount(),
+  TOKEN_RATE_WINDOW_SECONDS: windowSeconds(),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
@@ -67,6 +90,19 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
+    rateLimits: {
+      signIn: {
+        perAccount: env.SIGNIN_MAX_FAILURES_PER_ACCOUNT ?? rateLimitDefaults.signIn.perAccount,
+        perIp: env.SIGNIN_MAX_FAILURES_PER_IP ?? rateLimitDefaults.signIn.perIp,
+        perAccountIp: env.SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP ?? rateLimitDefaults.signIn.perAccountIp,
+        windowSeconds: env.SIGNIN_FAILURE_WINDOW_SECONDS ?? rateLimitDefaults.signIn.windowSeconds,
+      },
+      token: {
+        perClient: env.TOKEN_RATE_PER_CLIENT ?? rateLimitDefaults.token.perClient,
+        perIp: env.TOKEN_RATE_PER_IP ?? rateLimitDefaults.token.perIp,
+        windowSeconds: env.TOKEN_RATE_WINDOW_SECONDS ?? rateLimitDefaults.token.windowSeconds,
+      },
+    },
   };
 }
 

@@ -1,0 +1,38 @@
+/** One counter a request is held to: at most `limit` within `windowMs` of the first counted hit. */
+export interface LimitRule {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+export type Verdict =
+  | { outcome: 'allowed' }
+  /** `ruleIndex` names the rule that refused (the one with the longest wait). */
+  | { outcome: 'refused'; retryAfterMs: number; ruleIndex: number }
+  /** Not refused, but attempts still in flight could reach the limit: ask again shortly. */
+  | { outcome: 'busy' };
+
+export interface SettleOutcome {
+  /** Count the attempt as a failure on every rule. */
+  failed: boolean;
+  /** Keys whose failure count is forgotten (only when not failed). */
+  clearKeys: string[];
+}
+
+/**
+ * Counters that parallel requests cannot race past: every operation checks and counts all
+ * its rules in one atomic step, in process (a Map) or in Redis (one Lua script).
+ */
+export interface RateLimitStore {
+  /** Counts one hit on every rule, unless one is at its limit; then nothing is counted. */
+  consume(rules: LimitRule[]): Promise<Verdict>;
+  /**
+   * Holds a place for an attempt whose outcome is not known yet (a password being verified),
+   * so that failures plus attempts in flight never exceed a limit. A hold lapses after `holdMs`
+   * even if never settled (a process killed mid-attempt).
+   */
+  reserve(rules: LimitRule[], attemptId: string, holdMs: number): Promise<Verdict>;
+  /** Ends a hold: a failure counts on every rule; a success counts nothing and may clear keys. */
+  settle(rules: LimitRule[], attemptId: string, outcome: SettleOutcome): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,6 +1,7 @@
 import { ConfigError } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { CliCommand, CliEnvironment, CliIo, CliRuntime } from './command.ts';
+import { clientsCommands } from './clients-commands.ts';
 import { dbCommands } from './db-commands.ts';
 import { commandHelp, generalHelp, groupHelp } from './help.ts';
 import { openRuntime } from './open-runtime.ts';
@@ -9,7 +10,7 @@ import { userCommands } from './user-commands.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
-const COMMANDS: readonly CliCommand[] = [...userCommands, ...dbCommands];
+const COMMANDS: readonly CliCommand[] = [...userCommands, ...clientsCommands, ...dbCommands];
 
 const isHelpFlag = (arg: string) => arg === '--help' || arg === '-h';
 
@@ -75,7 +76,9 @@ function reportError(io: CliIo, error: unknown): number {
     return EXIT.usage;
   }
   if (error instanceof AppError) {
-    const fieldLines = Object.entries(error.fieldErrors ?? {}).map(([field, message]) => `  ${field}: ${message}\n`);
+    const fieldLines = Object.entries(error.fieldErrors ?? {})
+      .filter(([field, message]) => !(error.message.includes(field) && error.message.includes(message)))
+      .map(([field, message]) => `  ${field}: ${message}\n`);
     io.stderr.write(`sesame: ${error.message} (${error.code})\n${fieldLines.join('')}`);
     return EXIT.failed;
   }

@@ -1,7 +1,9 @@
+import { createAuditLogService } from './audit-log.ts';
 import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
 import { createClientService } from './clients.ts';
 import type { ServiceDeps } from './deps.ts';
+import { createMemberService } from './members.ts';
 import { createProjectService } from './projects.ts';
 import { createSessionService } from './sessions.ts';
 import { createUserService } from './users.ts';
@@ -12,7 +14,9 @@ export function createServices(deps: ServiceDeps) {
     users: createUserService(deps),
     sessions: createSessionService(deps),
     projects: createProjectService(deps),
+    members: createMemberService(deps),
     clients: { ...createClientService(deps), ...createClientSecretService(deps), ...createClientImportService(deps) },
+    audit: createAuditLogService(deps),
   };
 }
 

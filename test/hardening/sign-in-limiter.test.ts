@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { AppError } from '../../src/errors.ts';
+import { createMetrics } from '../../src/ops/metrics.ts';
+import { createRateLimits, type RateLimits } from '../../src/rate-limit/rate-limits.ts';
+import { redisReachable, TEST_REDIS_URL } from './helpers/redis.ts';
+
+const redisUp = await redisReachable();
+const opened: RateLimits[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((limits) => limits.close()));
+});
+
+const quietLog = { warn: () => {}, info: () => {} };
+
+function limitsFor(store: 'memory' | 'redis', env: Record<string, string> = {}, issuer = 'https://id.example.test') {
+  const config = loadConfig({ NODE_ENV: 'test', OIDC_ISSUER: issuer, ...(store === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}), ...env });
+  const metrics = createMetrics();
+  const limits = createRateLimits(config, { metrics, log: quietLog });
+  opened.push(limits);
+  return { limits, metrics };
+}
+
+/** A password check that takes a little while, as argon2 does, so attempts truly overlap. */
+const slowCheck = <T>(result: T, ms = 20) => async () => {
+  await sleep(ms);
+  return result;
+};
+
+async function refusal(promise: Promise<unknown>): Promise<AppError | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+}
+
+const user = { subjectId: 'sub-1' };
+
+describe.each([
+  { store: 'memory' as const, available: true },
+  { store: 'redis' as const, available: redisUp },
+])('sign-in limiter over $store', ({ store, available }) => {
+  const test = it.skipIf(!available);
+
+  test('50 parallel wrong passwords for one account are held to the limit, with Retry-After', async () => {
+    const { limits, metrics } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '5' });
+    const account = `victim-${randomUUID()}`;
+    let checked = 0;
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        refusal(
+          limits.signIn.attempt({ account, ip: `198.51.100.${i}`, surface: 'agent' }, async () => {
+            checked += 1;
+            return slowCheck(null)();
+          }),
+        ),
+      ),
+    );
+    expect(checked).toBe(5);
+    const refused = outcomes.filter((error) => error !== undefined);
+    expect(refused).toHaveLength(45);
+    for (const error of refused) {
+      expect(error.code).toBe('rate_limited');
+      expect(error.status).toBe(429);
+      expect(error.retryAfterSeconds).toBeGreaterThan(800);
+      expect(error.retryAfterSeconds).toBeLessThanOrEqual(900);
+    }
+    expect(metrics.signInCount('agent', 'failure')).toBe(5);
+    expect(metrics.signInCount('agent', 'rate_limited')).toBe(45);
+    expect(metrics.refusalCount('sign_in', 'account')).toBe(45);
+  });
+
+  test('account names differing only in case share one count', async () => {
+    const { limits } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+    const account = `Mixed-${randomUUID()}`;
+    await limits.signIn.attempt({ account, ip: '198.51.100.1', surface: 'agent' }, slowCheck(null, 0));
+    await limits.signIn.attempt({ account: account.toUpperCase(), ip: '198.51.100.2', surface: 'agent' }, slowCheck(null, 0));
+    const error = await refusal(limits.signIn.attempt({ account: account.toLowerCase(), ip: '198.51.100.3', surface: 'agent' }, slowCheck(null, 0)));
+    expect(error?.code).toBe('rate_limited');
+  });
+
+  test('correct sign-ins are never refused, however many and however parallel', async () => {
+    const { limits, metrics } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '3', SIGNIN_MAX_FAILURES_PER_IP: '3', SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '2' });
+    const account = `bench-${randomUUID()}`;
+    for (let round = 0; round < 4; round += 1) {
+      const results = await Promise.all(Array.from({ length: 25 }, () => limits.signIn.attempt({ account, ip: '127.0.0.1', surface: 'management' }, slowCheck(user, 5))));
+      expect(results.every((result) => result === user)).toBe(true);
+    }
+    expect(metrics.signInCount('management', 'success')).toBe(100);
+    expect(metrics.signInCount('management', 'rate_limited')).toBe(0);
+  });
+
+  test('a success does not reset the per-IP failure count', async () => {
+    const { limits } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_IP: '3' });
+    const ip = `203.0.113.${Math.floor(Math.random() * 250)}-${randomUUID()}`;
+    await limits.signIn.attempt({ account: `a-${randomUUID()}`, ip, surface: 'login_page' }, slowCheck(null, 0));
+    await limits.signIn.attempt({ account: `b-${randomUUID()}`, ip, surface: 'login_page' }, slowCheck(null, 0));
+    expect(await limits.signIn.attempt({ account: `c-${randomUUID()}`, ip, surface: 'login_page' }, slowCheck(user, 0))).toBe(user);
+    await limits.signIn.attempt({ account: `d-${randomUUID()}`, ip, surface: 'login_page' }, slowCheck(null, 0));
+    const error = await refusal(limits.signIn.attempt({ account: `e-${randomUUID()}`, ip, surface: 'login_page' }, slowCheck(user, 0)));
+    expect(error?.code).toBe('rate_limited');
+  });
+
+  test('a success resets the account+IP count, but not the account count', async () => {
+    const { limits } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '2', SIGNIN_MAX_FAILURES_PER_ACCOUNT: '4' });
+    const account = `typo-${randomUUID()}`;
+    const here = { account, ip: '192.0.2.10', surface: 'agent' as const };
+    await limits.signIn.attempt(here, slowCheck(null, 0));
+    expect(await limits.signIn.attempt(here, slowCheck(user, 0))).toBe(user);
+    await limits.signIn.attempt(here, slowCheck(null, 0));
+    await limits.signIn.attempt(here, slowCheck(null, 0));
+    // account+IP is at 2 now (reset by the success), so this one is refused by it...
+    expect((await refusal(limits.signIn.attempt(here, slowCheck(user, 0))))?.code).toBe('rate_limited');
+    // ...while the account as a whole has 3 failures and allows one more from elsewhere.
+    await limits.signIn.attempt({ ...here, ip: '192.0.2.11' }, slowCheck(null, 0));
+    expect((await refusal(limits.signIn.attempt({ ...here, ip: '192.0.2.12' }, slowCheck(user, 0))))?.code).toBe('rate_limited');
+  });
+
+  test('a check that throws (database down) counts as nothing', async () => {
+    const { limits, metrics } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '1' });
+    const account = `flaky-${randomUUID()}`;
+    for (let i = 0; i < 3; i += 1) {
+      await expect(limits.signIn.attempt({ account, ip: '192.0.2.20', surface: 'agent' }, () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    }
+    expect(await limits.signIn.attempt({ account, ip: '192.0.2.20', surface: 'agent' }, slowCheck(user, 0))).toBe(user);
+    expect(metrics.signInCount('agent', 'error')).toBe(3);
+  });
+
+  test('a limit set to 0 is off', async () => {
+    const { limits } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '0', SIGNIN_MAX_FAILURES_PER_IP: '0', SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '0' });
+    const account = `open-${randomUUID()}`;
+    for (let i = 0; i < 20; i += 1) expect(await limits.signIn.attempt({ account, ip: '192.0.2.30', surface: 'agent' }, slowCheck(null, 0))).toBeNull();
+  });
+
+  test('token requests are limited per client and per IP', async () => {
+    const { limits, metrics } = limitsFor(store, { TOKEN_RATE_PER_CLIENT: '3', TOKEN_RATE_PER_IP: '5' });
+    const client = `cli_${randomUUID()}`;
+    const ip = `192.0.2.${randomUUID()}`;
+    for (let i = 0; i < 3; i += 1) await limits.token.consume({ clientId: client, ip });
+    const byClient = await refusal(limits.token.consume({ clientId: client, ip: `other-${randomUUID()}` }));
+    expect(byClient).toMatchObject({ code: 'rate_limited' });
+    expect(byClient?.retryAfterSeconds).toBeGreaterThan(0);
+    expect(byClient?.retryAfterSeconds).toBeLessThanOrEqual(60);
+    await limits.token.consume({ clientId: `cli_${randomUUID()}`, ip });
+    await limits.token.consume({ clientId: undefined, ip });
+    expect((await refusal(limits.token.consume({ clientId: `cli_${randomUUID()}`, ip })))?.code).toBe('rate_limited');
+    expect(metrics.refusalCount('token', 'client')).toBe(1);
+    expect(metrics.refusalCount('token', 'ip')).toBe(1);
+  });
+});
+
+describe.skipIf(!redisUp)('sign-in limiter: two instances sharing Redis', () => {
+  it('share the failure count: parallel wrong passwords through both are held to one limit', async () => {
+    const issuer = `https://shared-${randomUUID()}.example.test`;
+    const first = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '6' }, issuer).limits;
+    const second = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '6' }, issuer).limits;
+    expect(first.shared && second.shared).toBe(true);
+    const account = `shared-${randomUUID()}`;
+    let checked = 0;
+    const check = async () => {
+      checked += 1;
+      return slowCheck(null)();
+    };
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => refusal((i % 2 === 0 ? first : second).signIn.attempt({ account, ip: `198.51.100.${i}`, surface: 'agent' }, check))),
+    );
+    expect(checked).toBe(6);
+    expect(outcomes.filter((error) => error?.code === 'rate_limited')).toHaveLength(34);
+  });
+
+  it('keeps deployments with different issuers apart on one Redis', async () => {
+    const account = `tenant-${randomUUID()}`;
+    const first = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '1' }, `https://a-${randomUUID()}.example.test`).limits;
+    const second = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '1' }, `https://b-${randomUUID()}.example.test`).limits;
+    await first.signIn.attempt({ account, ip: '192.0.2.1', surface: 'agent' }, slowCheck(null, 0));
+    expect(await second.signIn.attempt({ account, ip: '192.0.2.1', surface: 'agent' }, slowCheck(user, 0))).toBe(user);
+  });
+});
+
+describe('sign-in limiter with REDIS_URL pointing at nothing', () => {
+  it('still limits, counting in this instance', async () => {
+    const config = loadConfig({ NODE_ENV: 'test', REDIS_URL: 'redis://127.0.0.1:1', SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+    const warnings: string[] = [];
+    const limits = createRateLimits(config, { metrics: createMetrics(), log: { warn: (_details, message) => warnings.push(message), info: () => {} } });
+    opened.push(limits);
+    const account = `fallback-${randomUUID()}`;
+    await limits.signIn.attempt({ account, ip: '192.0.2.1', surface: 'agent' }, slowCheck(null, 0));
+    await limits.signIn.attempt({ account, ip: '192.0.2.2', surface: 'agent' }, slowCheck(null, 0));
+    expect((await refusal(limits.signIn.attempt({ account, ip: '192.0.2.3', surface: 'agent' }, slowCheck(user, 0))))?.code).toBe('rate_limited');
+    expect(warnings.some((message) => message.includes('Redis'))).toBe(true);
+  });
+});

@@ -61,12 +61,17 @@ export function createMemoryStore(options: { now?: () => number } = {}): RateLim
   sweeper.unref();
 
   return {
-    async consume(rules) {
+    async consume(counted, checked = []) {
       const at = now();
-      const refused = refusal(rules, at);
+      const refused = refusal([...counted, ...checked], at);
       if (refused) return refused;
-      for (const rule of rules) count(rule, at);
+      for (const rule of counted) count(rule, at);
       return { outcome: 'allowed' };
+    },
+
+    async record(rules) {
+      const at = now();
+      for (const rule of rules) count(rule, at);
     },
 
     async reserve(rules, attemptId, holdMs) {

@@ -24,8 +24,13 @@ export interface SettleOutcome {
  * its rules in one atomic step, in process (a Map) or in Redis (one Lua script).
  */
 export interface RateLimitStore {
-  /** Counts one hit on every rule, unless one is at its limit; then nothing is counted. */
-  consume(rules: LimitRule[]): Promise<Verdict>;
+  /**
+   * Counts one hit on every `counted` rule, unless one of them or of `checked` is at its limit;
+   * then nothing is counted. `ruleIndex` in a refusal indexes `[...counted, ...checked]`.
+   */
+  consume(counted: LimitRule[], checked?: LimitRule[]): Promise<Verdict>;
+  /** Counts one hit on every rule, whatever the counts (for something already done). */
+  record(rules: LimitRule[]): Promise<void>;
   /**
    * Holds a place for an attempt whose outcome is not known yet (a password being verified),
    * so that failures plus attempts in flight never exceed a limit. A hold lapses after `holdMs`

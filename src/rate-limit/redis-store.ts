@@ -8,22 +8,29 @@ import type { LimitRule, RateLimitStore, Verdict } from './rate-limit-store.ts';
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-// KEYS: counter per rule. ARGV: limit, windowMs per rule.
-const CONSUME = `${NOW}
+// KEYS: counter per rule, counted ones first. ARGV: how many are counted, then limit, windowMs per rule.
+const CONSUME = `
 local wait, refusedBy = -1, 0
 for i = 1, #KEYS do
   local count = tonumber(redis.call('GET', KEYS[i]) or '0')
-  if count >= tonumber(ARGV[2 * i - 1]) then
+  if count >= tonumber(ARGV[2 * i]) then
     local ttl = redis.call('PTTL', KEYS[i])
     if ttl > wait then wait, refusedBy = ttl, i end
   end
 end
 if refusedBy > 0 then return {'refused', wait, refusedBy} end
-for i = 1, #KEYS do
+for i = 1, tonumber(ARGV[1]) do
   local count = redis.call('INCR', KEYS[i])
-  if count == 1 or redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i]) end
+  if count == 1 or redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i + 1]) end
 end
 return {'allowed', 0, 0}`;
+
+// KEYS: counter per rule. ARGV: windowMs per rule.
+const RECORD = `for i = 1, #KEYS do
+  local count = redis.call('INCR', KEYS[i])
+  if count == 1 or redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[i]) end
+end
+return 0`;
 
 // KEYS: counter, holds (sorted set of attempt ids by expiry) per rule. ARGV: attemptId, holdMs, limit per rule.
 const RESERVE = `${NOW}
@@ -88,13 +95,20 @@ function scriptRunner(redis: Redis, source: string) {
 /** The shared store: counters in Redis, so every instance on it is held to the same limits. */
 export function createRedisStore(redis: Redis): RateLimitStore {
   const consume = scriptRunner(redis, CONSUME);
+  const record = scriptRunner(redis, RECORD);
   const reserve = scriptRunner(redis, RESERVE);
   const settle = scriptRunner(redis, SETTLE);
 
   return {
-    async consume(rules) {
+    async consume(counted, checked = []) {
+      const rules = [...counted, ...checked];
       if (rules.length === 0) return { outcome: 'allowed' };
-      return toVerdict(await consume(rules.map((rule) => rule.key), rules.flatMap((rule) => [rule.limit, rule.windowMs])));
+      return toVerdict(await consume(rules.map((rule) => rule.key), [counted.length, ...rules.flatMap((rule) => [rule.limit, rule.windowMs])]));
+    },
+
+    async record(rules) {
+      if (rules.length === 0) return;
+      await record(rules.map((rule) => rule.key), rules.map((rule) => rule.windowMs));
     },
 
     async reserve(rules, attemptId, holdMs) {

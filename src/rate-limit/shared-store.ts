@@ -55,7 +55,8 @@ export function createSharedStore(redisUrl: string, log: StoreLogger): RateLimit
   }
 
   return {
-    consume: (rules) => withFallback((store) => store.consume(rules)),
+    consume: (counted, checked) => withFallback((store) => store.consume(counted, checked)),
+    record: (rules) => withFallback((store) => store.record(rules)),
     reserve: (rules, attemptId, holdMs) => withFallback((store) => store.reserve(rules, attemptId, holdMs)),
     settle: (rules, attemptId, outcome) => withFallback((store) => store.settle(rules, attemptId, outcome)),
     async close() {

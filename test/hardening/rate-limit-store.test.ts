@@ -70,6 +70,21 @@ describe.each(kinds)('rate limit store: $name', (kind) => {
     expect((await store.consume([loose])).outcome).toBe('refused');
   });
 
+  test('checked rules refuse without being counted; record counts regardless', async () => {
+    const store = kind.make();
+    const counted = rule(5);
+    const watched = rule(2);
+    for (let i = 0; i < 3; i += 1) expect((await store.consume([counted], [watched])).outcome).toBe('allowed');
+    await store.record([watched]);
+    await store.record([watched]);
+    await store.record([watched]);
+    expect(await store.consume([counted], [watched])).toMatchObject({ outcome: 'refused', ruleIndex: 1 });
+    // counted stopped at 3: two places left once the watched rule no longer applies.
+    expect((await store.consume([counted])).outcome).toBe('allowed');
+    expect((await store.consume([counted])).outcome).toBe('allowed');
+    expect((await store.consume([counted])).outcome).toBe('refused');
+  });
+
   test('the window ends and the count starts again', async () => {
     const store = kind.make();
     const brief = rule(1, 300);

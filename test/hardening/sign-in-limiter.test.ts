@@ -137,20 +137,34 @@ describe.each([
     for (let i = 0; i < 20; i += 1) expect(await limits.signIn.attempt({ account, ip: '192.0.2.30', surface: 'agent' }, slowCheck(null, 0))).toBeNull();
   });
 
-  test('token requests are limited per client and per IP', async () => {
+  test('token requests: every one counts per IP; a client counts only tokens issued to it', async () => {
     const { limits, metrics } = limitsFor(store, { TOKEN_RATE_PER_CLIENT: '3', TOKEN_RATE_PER_IP: '5' });
     const client = `cli_${randomUUID()}`;
-    const ip = `192.0.2.${randomUUID()}`;
-    for (let i = 0; i < 3; i += 1) await limits.token.consume({ clientId: client, ip });
-    const byClient = await refusal(limits.token.consume({ clientId: client, ip: `other-${randomUUID()}` }));
+    // Anyone may claim a client_id: requests that issue nothing do not use up the client's allowance.
+    for (let i = 0; i < 4; i += 1) await limits.token.admit({ clientId: client, ip: `attacker-${randomUUID()}` });
+    for (let i = 0; i < 3; i += 1) {
+      await limits.token.admit({ clientId: client, ip: `rp-${i}-${randomUUID()}` });
+      await limits.token.recordIssued({ clientId: client, grantType: 'authorization_code' });
+    }
+    const byClient = await refusal(limits.token.admit({ clientId: client, ip: `rp-${randomUUID()}` }));
     expect(byClient).toMatchObject({ code: 'rate_limited' });
     expect(byClient?.retryAfterSeconds).toBeGreaterThan(0);
     expect(byClient?.retryAfterSeconds).toBeLessThanOrEqual(60);
-    await limits.token.consume({ clientId: `cli_${randomUUID()}`, ip });
-    await limits.token.consume({ clientId: undefined, ip });
-    expect((await refusal(limits.token.consume({ clientId: `cli_${randomUUID()}`, ip })))?.code).toBe('rate_limited');
+
+    const ip = `192.0.2.${randomUUID()}`;
+    for (let i = 0; i < 5; i += 1) await limits.token.admit({ clientId: i % 2 === 0 ? undefined : `cli_${randomUUID()}`, ip });
+    const byIp = await refusal(limits.token.admit({ clientId: undefined, ip }));
+    expect(byIp?.code).toBe('rate_limited');
     expect(metrics.refusalCount('token', 'client')).toBe(1);
     expect(metrics.refusalCount('token', 'ip')).toBe(1);
+  });
+
+  test('50 parallel token requests from one IP are held exactly to the limit', async () => {
+    const { limits } = limitsFor(store, { TOKEN_RATE_PER_IP: '10' });
+    const ip = `198.51.100.${randomUUID()}`;
+    const outcomes = await Promise.all(Array.from({ length: 50 }, () => refusal(limits.token.admit({ clientId: undefined, ip }))));
+    expect(outcomes.filter((error) => error === undefined)).toHaveLength(10);
+    expect(outcomes.filter((error) => error?.code === 'rate_limited')).toHaveLength(40);
   });
 });
 

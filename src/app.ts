@@ -4,6 +4,7 @@ import type { Clock } from './domain/clock.ts';
 import { AppError } from './errors.ts';
 import { createLoggerOptions } from './logging.ts';
 import type { InstanceSecrets } from './instance-secrets.ts';
+import { registerOidc } from './oidc/mount.ts';
 import type { Services } from './services/index.ts';
 import type { Db, Engine } from './storage/database.ts';
 
@@ -61,6 +62,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .status(404)
       .send(new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`).toBody());
   });
+
+  // The OpenID Connect endpoints (oidc-provider) and its login, consent and logout pages.
+  await registerOidc(app, deps);
 
   return app;
 }

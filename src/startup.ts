@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
 import { ensureBootstrapAdmin, type BootstrapResult } from './bootstrap-admin.ts';
 import { resolveInstanceSecrets, type InstanceSecrets } from './instance-secrets.ts';
+import { ensureSigningKeys } from './oidc/signing-keys.ts';
 import { importConfiguredClients } from './services/configured-clients.ts';
 import type { Services } from './services/index.ts';
 import type { Db } from './storage/database.ts';
@@ -16,6 +17,7 @@ export interface PreparedInstance {
 /** Everything a fresh database needs before the server can serve: secrets, first admin, keys, clients. */
 export async function prepareInstance(deps: { config: Config; db: Db; clock: Clock; services: Services }): Promise<PreparedInstance> {
   const instanceSecrets = await resolveInstanceSecrets(deps.config, deps.db, deps.clock);
+  await ensureSigningKeys(deps.db, deps.clock, instanceSecrets.keyEncryptionSecret);
   const bootstrap = await ensureBootstrapAdmin(deps.config, deps.services);
   const importedClients = await importConfiguredClients(deps.config, deps.services);
   return { instanceSecrets, bootstrap, importedClients };

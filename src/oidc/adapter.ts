@@ -1,0 +1,86 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Clock } from '../domain/clock.ts';
+import type { Db } from '../storage/database.ts';
+import { findClientMetadata } from './client-metadata.ts';
+
+// Pruning expired rows is housekeeping, not correctness (expired rows read as absent), so it runs
+// now and then on writes rather than on a timer every instance would need to own.
+const PRUNE_EVERY_WRITES = 500;
+
+/**
+ * oidc-provider's storage over the `oidc_payloads` table, one instance per model name. Sessions,
+ * grants, codes and tokens survive a restart and are shared by every instance on the database.
+ * The `Client` model is not stored here: clients are read from the clients table on every lookup.
+ */
+export function createOidcAdapterFactory(deps: { db: Db; clock: Clock }): (model: string) => Adapter {
+  let writes = 0;
+  const pruneNowAndThen = () => {
+    writes += 1;
+    if (writes % PRUNE_EVERY_WRITES !== 0) return;
+    void deps.db.deleteFrom('oidc_payloads').where('expires_at', '<', deps.clock.now()).execute().catch(() => {});
+  };
+  return (model) => (model === 'Client' ? clientAdapter(deps) : payloadAdapter(model, deps, pruneNowAndThen));
+}
+
+function payloadAdapter(kind: string, { db, clock }: { db: Db; clock: Clock }, afterWrite: () => void): Adapter {
+  const live = () => db.selectFrom('oidc_payloads').select(['payload', 'consumed_at']).where('kind', '=', kind)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', clock.now())]));
+
+  const toPayload = (row: { payload: string; consumed_at: number | null } | undefined): AdapterPayload | undefined => {
+    if (!row) return undefined;
+    const payload = JSON.parse(row.payload) as AdapterPayload;
+    return row.consumed_at === null ? payload : { ...payload, consumed: Math.floor(row.consumed_at / 1000) };
+  };
+
+  return {
+    async upsert(id, payload, expiresIn) {
+      const row = {
+        payload: JSON.stringify(payload),
+        grant_id: payload.grantId ?? null,
+        uid: payload.uid ?? null,
+        expires_at: typeof expiresIn === 'number' ? clock.now() + expiresIn * 1000 : null,
+        consumed_at: null,
+      };
+      await db
+        .insertInto('oidc_payloads')
+        .values({ kind, id, ...row })
+        .onConflict((oc) => oc.columns(['kind', 'id']).doUpdateSet(row))
+        .execute();
+      afterWrite();
+    },
+    async find(id) {
+      return toPayload(await live().where('id', '=', id).executeTakeFirst());
+    },
+    async findByUid(uid) {
+      return toPayload(await live().where('uid', '=', uid).executeTakeFirst());
+    },
+    async findByUserCode() {
+      // The device flow is switched off; nothing is ever stored by user code.
+      return undefined;
+    },
+    async consume(id) {
+      await db.updateTable('oidc_payloads').set({ consumed_at: clock.now() }).where('kind', '=', kind).where('id', '=', id).execute();
+    },
+    async destroy(id) {
+      await db.deleteFrom('oidc_payloads').where('kind', '=', kind).where('id', '=', id).execute();
+    },
+    async revokeByGrantId(grantId) {
+      await db.deleteFrom('oidc_payloads').where('kind', '=', kind).where('grant_id', '=', grantId).execute();
+    },
+  };
+}
+
+function clientAdapter(deps: { db: Db; clock: Clock }): Adapter {
+  const refuse = async () => {
+    throw new Error('Clients are managed through the management APIs, never through the protocol.');
+  };
+  return {
+    find: (clientId) => findClientMetadata(deps.db, clientId),
+    upsert: refuse,
+    findByUid: async () => undefined,
+    findByUserCode: async () => undefined,
+    consume: refuse,
+    destroy: refuse,
+    revokeByGrantId: async () => {},
+  };
+}

@@ -1,0 +1,71 @@
+import type { AdapterPayload } from 'oidc-provider';
+import type { Scope } from '../domain/clients.ts';
+import { randomBase62 } from '../domain/ids.ts';
+import type { Db } from '../storage/database.ts';
+
+/**
+ * oidc-provider takes a single `client_secret` per client and would compare it itself; Sesame keeps
+ * several secret digests per client instead and checks them in the secrets bridge. The schema still
+ * demands a value for `client_secret_basic` clients, so each process gives it one nobody knows.
+ */
+const SECRET_PLACEHOLDER = randomBase62(43);
+
+/** Metadata beyond the OIDC registration fields, read by the provider's policies. */
+export const SESAME_CLIENT_METADATA = ['sesame_client_type', 'sesame_require_pkce'] as const;
+
+export interface SesameClientFields {
+  sesame_client_type?: 'web' | 'spa';
+  sesame_require_pkce?: boolean;
+}
+
+const isWebUri = (uri: string) => uri.startsWith('https://') || uri.startsWith('http://');
+
+/**
+ * The client as oidc-provider should see it, read from the clients table on every lookup so a change
+ * made through either API applies to the next request on every instance. A disabled client, or one in
+ * an archived project, does not exist for the protocol: /auth and /token refuse it as unknown.
+ */
+export async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayload | undefined> {
+  const row = await db
+    .selectFrom('clients')
+    .innerJoin('projects', 'projects.project_id', 'clients.project_id')
+    .select([
+      'clients.client_id',
+      'clients.client_type',
+      'clients.display_name',
+      'clients.redirect_uris',
+      'clients.post_logout_redirect_uris',
+      'clients.scope_whitelist',
+      'clients.require_pkce',
+      'clients.status',
+      'projects.status as project_status',
+    ])
+    .where('clients.client_id', '=', clientId)
+    .executeTakeFirst();
+  if (!row || row.status !== 'active' || row.project_status !== 'active') return undefined;
+
+  const redirectUris = JSON.parse(row.redirect_uris) as string[];
+  const postLogoutRedirectUris = JSON.parse(row.post_logout_redirect_uris) as string[];
+  const scopes = JSON.parse(row.scope_whitelist) as Scope[];
+  const web = row.client_type === 'web';
+  const refreshTokens = web && scopes.includes('offline_access');
+
+  const metadata: AdapterPayload & SesameClientFields = {
+    client_id: row.client_id,
+    client_name: row.display_name,
+    // Private-use schemes (com.example.app:/cb) are only valid for native clients in oidc-provider.
+    application_type: [...redirectUris, ...postLogoutRedirectUris].every(isWebUri) ? 'web' : 'native',
+    redirect_uris: redirectUris,
+    post_logout_redirect_uris: postLogoutRedirectUris,
+    response_types: ['code'],
+    grant_types: refreshTokens ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
+    scope: scopes.join(' '),
+    id_token_signed_response_alg: 'RS256',
+    ...(web
+      ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: SECRET_PLACEHOLDER, client_secret_expires_at: 0 }
+      : { token_endpoint_auth_method: 'none' }),
+    sesame_client_type: row.client_type,
+    sesame_require_pkce: row.client_type === 'spa' || row.require_pkce === 1,
+  };
+  return metadata;
+}

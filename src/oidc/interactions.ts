@@ -1,0 +1,150 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors, type Provider } from 'oidc-provider';
+import { SCOPES, type Scope } from '../domain/clients.ts';
+import type { LiveProvider } from './live-provider.ts';
+import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
+import { pageSecurityHeaders } from './page-security.ts';
+import { renderConsentPage } from './pages/consent-page.ts';
+import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
+import { renderLoginPage } from './pages/login-page.ts';
+import type { OidcDeps } from './provider.ts';
+import { rememberConsent } from './remembered-consent.ts';
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+type InteractionResults = Parameters<Provider['interactionResult']>[2];
+type Params = { uid: string };
+type FormBody = Record<string, unknown> | undefined;
+
+function sendPage(reply: FastifyReply, status: number, page: string, formTargets: (string | undefined)[] = []): FastifyReply {
+  return reply.status(status).headers(pageSecurityHeaders(formTargets)).send(page);
+}
+
+const field = (body: FormBody, name: string): string => {
+  const value = body?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/**
+ * The login, consent and cancel steps of oidc-provider's interactions, as Fastify routes. Each
+ * step loads the interaction bound to the browser's signed cookie, checks the form's CSRF token,
+ * and hands its result back to oidc-provider, which continues at /auth/:uid.
+ */
+export async function interactionRoutes(app: FastifyInstance, options: { live: LiveProvider; deps: OidcDeps }): Promise<void> {
+  const { live, deps } = options;
+  const cookieKeys = deps.instanceSecrets.cookieKeys;
+  await app.register(formbody);
+
+  async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<Interaction | null> {
+    try {
+      const interaction = await live.current().interactionDetails(request.raw, reply.raw);
+      if (interaction.uid === request.params.uid) return interaction;
+    } catch (error) {
+      if (!(error instanceof errors.SessionNotFound)) throw error;
+    }
+    sendPage(reply, 400, renderErrorPage(explainProtocolError('session_not_found', undefined)));
+    return null;
+  }
+
+  function csrfRejected(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): boolean {
+    if (interactionCsrfValid(cookieKeys, request.params.uid, (request.body as FormBody)?.csrf)) return false;
+    sendPage(reply, 403, renderErrorPage({
+      title: 'Sign-in stopped',
+      message: 'This form was not sent from the page Sesame showed you, or that page is too old. Go back to the application and sign in again.',
+    }));
+    return true;
+  }
+
+  function wrongStep(reply: FastifyReply): FastifyReply {
+    return sendPage(reply, 400, renderErrorPage({
+      title: 'Sign-in stopped',
+      message: 'This step of signing in has already been completed or is not the current one. Go back to the application and sign in again.',
+    }));
+  }
+
+  async function clientName(interaction: Interaction): Promise<string | null> {
+    const client = await live.current().Client.find(String(interaction.params.client_id));
+    return client ? (client.clientName ?? client.clientId) : null;
+  }
+
+  async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean) {
+    const returnTo = await live.current().interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+  }
+
+  function requestedScopes(interaction: Interaction): Scope[] {
+    const requested = String(interaction.params.scope ?? '').split(' ');
+    return SCOPES.filter((scope) => requested.includes(scope));
+  }
+
+  async function showConsent(reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
+    const user = await deps.services.users.getUser(interaction.session?.accountId ?? '');
+    if (!user) return wrongStep(reply);
+    return sendPage(reply, 200, renderConsentPage({
+      uid: interaction.uid,
+      csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
+      clientName: name,
+      userName: user.displayName,
+      account: user.account,
+      scopes: requestedScopes(interaction),
+    }), [interaction.params.redirect_uri as string]);
+  }
+
+  app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
+    const interaction = await load(request, reply);
+    if (!interaction) return reply;
+    const name = await clientName(interaction);
+    if (name === null) return sendPage(reply, 400, renderErrorPage(explainProtocolError('invalid_client', undefined)));
+    if (interaction.prompt.name === 'login') {
+      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name }), [
+        interaction.params.redirect_uri as string,
+      ]);
+    }
+    if (interaction.prompt.name === 'consent') return showConsent(reply, interaction, name);
+    return wrongStep(reply);
+  });
+
+  app.post<{ Params: Params }>('/interaction/:uid/login', async (request, reply) => {
+    const interaction = await load(request, reply);
+    if (!interaction || csrfRejected(request, reply)) return reply;
+    if (interaction.prompt.name !== 'login') return wrongStep(reply);
+    const body = request.body as FormBody;
+    const account = field(body, 'account').trim();
+    // A disabled account is refused exactly like a wrong password: authenticate returns null for both.
+    const user = account ? await deps.services.users.authenticate(account, field(body, 'password')) : null;
+    if (!user) {
+      const name = (await clientName(interaction)) ?? '';
+      return sendPage(reply, 401, renderLoginPage({
+        uid: interaction.uid,
+        csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
+        clientName: name,
+        account,
+        failed: true,
+      }), [interaction.params.redirect_uri as string]);
+    }
+    return finish(request, reply, { login: { accountId: user.subjectId } }, false);
+  });
+
+  app.post<{ Params: Params }>('/interaction/:uid/confirm', async (request, reply) => {
+    const interaction = await load(request, reply);
+    if (!interaction || csrfRejected(request, reply)) return reply;
+    if (interaction.prompt.name !== 'consent' || !interaction.session) return wrongStep(reply);
+    const provider = live.current();
+    const accountId = interaction.session.accountId;
+    const clientId = String(interaction.params.client_id);
+    const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+    const grant = existing ?? new provider.Grant({ accountId, clientId });
+    const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+    if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+    if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
+    const grantId = await grant.save();
+    await rememberConsent(deps.db, deps.clock, accountId, clientId, grant.getOIDCScope().split(' ').filter(Boolean));
+    return finish(request, reply, { consent: existing ? {} : { grantId } }, true);
+  });
+
+  app.post<{ Params: Params }>('/interaction/:uid/abort', async (request, reply) => {
+    const interaction = await load(request, reply);
+    if (!interaction || csrfRejected(request, reply)) return reply;
+    return finish(request, reply, { error: 'access_denied', error_description: 'The user did not allow the application to sign in.' }, false);
+  });
+}

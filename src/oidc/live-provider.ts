@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import { buildProvider, type OidcDeps } from './provider.ts';
+import { loadSigningJwks, signingKeysFingerprint, type SigningJwks } from './signing-keys.ts';
+
+export interface LiveProvider {
+  /** The provider serving now; replaced when the published signing keys change. */
+  current(): Provider;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * Re-reads the signing keys and, when the published set changed (a rotation, or a retired key
+   * past its publication), rebuilds the provider with them. Everything else oidc-provider keeps is
+   * in the database, so swapping instances loses nothing. Returns whether the keys changed.
+   */
+  refreshSigningKeys(): Promise<boolean>;
+}
+
+export async function createLiveProvider(deps: OidcDeps): Promise<LiveProvider> {
+  const load = () => loadSigningJwks(deps.db, deps.clock, deps.instanceSecrets.keyEncryptionSecret);
+  let jwks: SigningJwks = await load();
+  let provider = buildProvider(deps, jwks);
+  let callback = provider.callback();
+  return {
+    current: () => provider,
+    handle: (req, res) => callback(req, res),
+    async refreshSigningKeys() {
+      if ((await signingKeysFingerprint(deps.db, deps.clock)) === jwks.fingerprint) return false;
+      const next = await load();
+      jwks = next;
+      provider = buildProvider(deps, next);
+      callback = provider.callback();
+      return true;
+    },
+  };
+}

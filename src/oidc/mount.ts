@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { interactionRoutes } from './interactions.ts';
+import { createLiveProvider, type LiveProvider } from './live-provider.ts';
+import { STYLESHEET_PATH } from './pages/layout.ts';
+import type { OidcDeps } from './provider.ts';
+
+/** The paths oidc-provider answers itself; every other path stays Fastify's. */
+const PROVIDER_ROUTES: [string, HTTPMethods[]][] = [
+  ['/.well-known/openid-configuration', ['GET', 'OPTIONS']],
+  ['/auth', ['GET', 'POST']],
+  ['/auth/:uid', ['GET', 'POST']],
+  ['/token', ['POST', 'OPTIONS']],
+  ['/userinfo', ['GET', 'POST', 'OPTIONS']],
+  ['/jwks', ['GET', 'OPTIONS']],
+  ['/session/end', ['GET', 'POST']],
+  ['/session/end/confirm', ['POST']],
+  ['/session/end/success', ['GET']],
+];
+
+/** How often an instance looks for a rotation made elsewhere (the CLI, another instance). */
+export const SIGNING_KEY_REFRESH_MS = 30_000;
+
+const stylesheet = readFileSync(new URL('./pages/sesame.css', import.meta.url), 'utf8');
+
+/**
+ * Mounts the OpenID Connect provider: oidc-provider's own endpoints through its Node callback,
+ * handed the raw request in onRequest (before Fastify reads a body, which oidc-provider parses
+ * itself), the interaction pages as Fastify routes, and the pages' stylesheet.
+ */
+export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promise<LiveProvider> {
+  const live = await createLiveProvider({ ...deps, log: deps.log ?? app.log });
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    await live.handle(request.raw, reply.raw);
+  };
+  for (const [url, method] of PROVIDER_ROUTES) {
+    app.route({ method, url, onRequest: forward, handler: async () => undefined });
+  }
+  await app.register(interactionRoutes, { live, deps });
+
+  const refresh = setInterval(() => {
+    live.refreshSigningKeys().catch((error: unknown) => app.log.warn({ err: error }, 'could not refresh the signing keys; still using the previous ones'));
+  }, SIGNING_KEY_REFRESH_MS);
+  refresh.unref();
+  app.addHook('onClose', async () => clearInterval(refresh));
+  app.get(STYLESHEET_PATH, async (_request, reply) =>
+    reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(stylesheet),
+  );
+  return live;
+}

@@ -1,0 +1,38 @@
+import type { Scope } from '../../domain/clients.ts';
+import { html } from './html.ts';
+import { layout } from './layout.ts';
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  openid: 'Know who you are (your Sesame user identifier)',
+  profile: 'See your name and account name',
+  email: 'See your email address and whether it is verified',
+  student: 'See your student status',
+  offline_access: 'Stay connected while you are away, until you sign out of it or it is revoked',
+};
+
+export interface ConsentPageInput {
+  uid: string;
+  csrfToken: string;
+  clientName: string;
+  userName: string;
+  account: string;
+  scopes: Scope[];
+}
+
+export function renderConsentPage(input: ConsentPageInput): string {
+  const uid = encodeURIComponent(input.uid);
+  return layout({
+    title: 'Allow access?',
+    subtitle: html`<strong>${input.clientName}</strong> would like to:`,
+    body: html`
+<ul class="plain-list">
+${input.scopes.map((scope) => html`<li>${SCOPE_DESCRIPTIONS[scope]}</li>`)}
+</ul>
+<p class="muted">Signed in as ${input.userName} (${input.account}). Sesame remembers your answer for this application.</p>
+<form class="actions" method="post" action="/interaction/${uid}/confirm">
+<input type="hidden" name="csrf" value="${input.csrfToken}">
+<button class="button button-primary" type="submit">Allow</button>
+<button class="button" type="submit" formaction="/interaction/${uid}/abort">Deny</button>
+</form>`,
+  });
+}

@@ -1,0 +1,40 @@
+import { html } from './html.ts';
+import { layout } from './layout.ts';
+
+export interface LoginPageInput {
+  uid: string;
+  csrfToken: string;
+  clientName: string;
+  account?: string | undefined;
+  failed?: boolean | undefined;
+}
+
+/** The one message for every failed sign-in: it never says whether the account or the password was wrong. */
+export const LOGIN_FAILED_MESSAGE = 'Wrong account or password.';
+
+export function renderLoginPage(input: LoginPageInput): string {
+  const uid = encodeURIComponent(input.uid);
+  return layout({
+    title: 'Sign in',
+    subtitle: html`to continue to <strong>${input.clientName}</strong>`,
+    body: html`
+${input.failed ? html`<div class="alert alert-error" role="alert" id="login-error">${LOGIN_FAILED_MESSAGE} Check both and try again.</div>` : ''}
+<form class="stack" method="post" action="/interaction/${uid}/login">
+<input type="hidden" name="csrf" value="${input.csrfToken}">
+<div class="field">
+<label for="account">Account</label>
+<input id="account" name="account" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="256"
+ value="${input.account ?? ''}"${input.failed ? html` aria-describedby="login-error" aria-invalid="true"` : ''} autofocus>
+</div>
+<div class="field">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256"${input.failed ? html` aria-describedby="login-error" aria-invalid="true"` : ''}>
+</div>
+<button class="button button-primary" type="submit">Sign in</button>
+</form>
+<form class="secondary-action" method="post" action="/interaction/${uid}/abort">
+<input type="hidden" name="csrf" value="${input.csrfToken}">
+<button class="button button-quiet" type="submit">Cancel and go back to ${input.clientName}</button>
+</form>`,
+  });
+}

@@ -1,0 +1,203 @@
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../config.ts';
+import { SCOPES } from '../domain/clients.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { InstanceSecrets } from '../instance-secrets.ts';
+import type { Services } from '../services/index.ts';
+import type { Db } from '../storage/database.ts';
+import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
+import { createOidcAdapterFactory } from './adapter.ts';
+import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
+import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
+import { renderLoggedOutPage, renderLogoutPage } from './pages/logout-page.ts';
+import { providerResponseHeaders } from './provider-headers.ts';
+import { rememberedConsentScopes } from './remembered-consent.ts';
+import { installSecretsBridge } from './secrets-bridge.ts';
+import type { SigningJwks } from './signing-keys.ts';
+import { TOKEN_LIFETIMES } from './token-lifetimes.ts';
+
+export interface OidcDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  services: Services;
+  instanceSecrets: InstanceSecrets;
+  log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+type Ctx = KoaContextWithOIDC;
+type ClientLike = { clientId: string; clientAuthMethod: string; scope?: string | undefined; grantTypeAllowed(type: string): boolean } & SesameClientFields;
+
+const disabled = { enabled: false } as const;
+
+/** PKCE S256 for every spa client, and for web clients unless their configuration turned it off. */
+function pkceRequired(_ctx: Ctx, client: ClientLike): boolean {
+  return client.clientAuthMethod === 'none' || client.sesame_client_type === 'spa' || client.sesame_require_pkce !== false;
+}
+
+/**
+ * Refuses a request for any known scope outside the client's whitelist. oidc-provider already does,
+ * except for offline_access, which it silently drops for clients that may not have refresh tokens;
+ * a spa asking for it should hear why it gets none.
+ */
+async function rejectScopesOutsideWhitelist(ctx: Ctx, _value: string | undefined, client: ClientLike): Promise<void> {
+  const source = (ctx.method === 'POST' ? ctx.oidc.body : ctx.query) as Record<string, unknown> | undefined;
+  const requested = typeof source?.scope === 'string' ? source.scope.split(' ') : [];
+  const allowed = new Set((client.scope ?? '').split(' '));
+  const refused = requested.filter((scope) => (SCOPES as readonly string[]).includes(scope) && !allowed.has(scope));
+  if (refused.length > 0) {
+    throw new errors.InvalidScope(`requested scope is not allowed for this client: ${refused.join(' ')}`, refused.join(' '));
+  }
+}
+
+function renderHtml(ctx: Ctx, page: string): void {
+  ctx.type = 'html';
+  ctx.body = page;
+}
+
+/** Builds the oidc-provider instance with the given signing keys; everything else comes from `deps`. */
+export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
+  const { db, clock, services } = deps;
+
+  const loadExistingGrant = async (ctx: Ctx) => {
+    const client = ctx.oidc.client!;
+    const accountId = ctx.oidc.account!.accountId;
+    const grantId = (ctx.oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? ctx.oidc.session!.grantIdFor(client.clientId);
+    if (grantId) {
+      const grant = await ctx.oidc.provider.Grant.find(grantId);
+      if (grant) return grant;
+    }
+    // No grant in this browser session: reuse a consent the person gave this client before.
+    const allowed = new Set((client.scope ?? '').split(' '));
+    const remembered = (await rememberedConsentScopes(db, clock, accountId, client.clientId)).filter((s) => allowed.has(s));
+    if (remembered.length === 0) return undefined;
+    const grant = new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
+    grant.addOIDCScope(remembered.join(' '));
+    await grant.save();
+    return grant;
+  };
+
+  const configuration: Configuration = {
+    adapter: createOidcAdapterFactory({ db, clock }),
+    jwks: { keys: jwks.keys } as Configuration['jwks'],
+    cookies: {
+      keys: deps.instanceSecrets.cookieKeys,
+      names: { session: 'sesame_session', interaction: 'sesame_interaction', resume: 'sesame_resume' },
+      long: { httpOnly: true, sameSite: 'lax' },
+      short: { httpOnly: true, sameSite: 'lax' },
+    },
+    findAccount: createFindAccount(services),
+    claims: CLAIMS_BY_SCOPE,
+    scopes: [...SCOPES],
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'none'],
+    clientDefaults: {
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'RS256',
+      token_endpoint_auth_method: 'client_secret_basic',
+    },
+    extraClientMetadata: { properties: [...SESAME_CLIENT_METADATA] },
+    extraParams: { scope: rejectScopesOutsideWhitelist as NonNullable<Configuration['extraParams']> extends Record<string, infer F> ? F : never },
+    pkce: { required: pkceRequired as NonNullable<Configuration['pkce']>['required'] },
+    allowOmittingSingleRegisteredRedirectUri: false,
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256', 'ES256'],
+      userinfoSigningAlgValues: ['RS256', 'ES256'],
+    },
+    features: {
+      devInteractions: disabled,
+      registration: disabled,
+      registrationManagement: disabled,
+      clientCredentials: disabled,
+      deviceFlow: disabled,
+      introspection: disabled,
+      jwtIntrospection: disabled,
+      revocation: disabled,
+      backchannelLogout: disabled,
+      ciba: disabled,
+      claimsParameter: disabled,
+      dPoP: disabled,
+      encryption: disabled,
+      jwtResponseModes: disabled,
+      jwtUserinfo: disabled,
+      pushedAuthorizationRequests: disabled,
+      requestObjects: disabled,
+      resourceIndicators: disabled,
+      richAuthorizationRequests: disabled,
+      webMessageResponseMode: disabled,
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx) {
+          renderHtml(ctx, renderLogoutPage({
+            action: ctx.oidc.urlFor('end_session_confirm'),
+            xsrf: String((ctx.oidc.session!.state as { secret?: string } | undefined)?.secret ?? ''),
+            clientName: ctx.oidc.client?.clientName,
+          }));
+        },
+        async postLogoutSuccessSource(ctx) {
+          renderHtml(ctx, renderLoggedOutPage({ clientName: ctx.oidc.client?.clientName }));
+        },
+      },
+    },
+    routes: { userinfo: '/userinfo' },
+    ttl: {
+      AuthorizationCode: TOKEN_LIFETIMES.authorizationCode,
+      AccessToken: TOKEN_LIFETIMES.accessToken,
+      IdToken: TOKEN_LIFETIMES.idToken,
+      RefreshToken: (_ctx, token) => {
+        const chainEnds = (token.iiat ?? Math.floor(Date.now() / 1000)) + TOKEN_LIFETIMES.refreshTokenAbsolute;
+        return Math.max(1, Math.min(TOKEN_LIFETIMES.refreshToken, chainEnds - Math.floor(Date.now() / 1000)));
+      },
+      Session: TOKEN_LIFETIMES.session,
+      Grant: TOKEN_LIFETIMES.grant,
+      Interaction: TOKEN_LIFETIMES.interaction,
+    },
+    // Every use of a refresh token replaces it; presenting a replaced one revokes the whole grant.
+    rotateRefreshToken: true,
+    async issueRefreshToken(_ctx, client, code) {
+      return client.clientAuthMethod !== 'none' && client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access');
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    loadExistingGrant,
+    clientBasedCORS(ctx, origin, client) {
+      // A spa calls /token and /userinfo from its own origin: the origin of one of its redirect URIs.
+      if (origin === 'null') return false;
+      if (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') {
+        return client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) ?? false;
+      }
+      return false;
+    },
+    async renderError(ctx, out) {
+      renderHtml(ctx, renderErrorPage(explainProtocolError(out.error, out.error_description)));
+    },
+  };
+
+  const provider = new Provider(deps.config.issuer, configuration);
+  provider.proxy = deps.config.trustProxy !== undefined;
+  installSecretsBridge(provider, { db, clock });
+  useExactRedirectMatching(provider);
+  provider.use(providerResponseHeaders);
+  provider.on('server_error', (_ctx, error) => deps.log?.error({ err: error }, 'oidc-provider server error'));
+  return provider;
+}
+
+/**
+ * oidc-provider lets native clients use any port on a loopback redirect URI (RFC 8252 7.3).
+ * Sesame matches every redirect and post-logout URI exactly, as registered.
+ */
+function useExactRedirectMatching(provider: Provider): void {
+  const prototype = provider.Client.prototype as unknown as {
+    redirectUris: string[];
+    postLogoutRedirectUris?: string[];
+    redirectUriAllowed(value: string): boolean;
+    postLogoutRedirectUriAllowed(value: string): boolean;
+  };
+  prototype.redirectUriAllowed = function redirectUriAllowed(value) {
+    return this.redirectUris.includes(value);
+  };
+  prototype.postLogoutRedirectUriAllowed = function postLogoutRedirectUriAllowed(value) {
+    return (this.postLogoutRedirectUris ?? []).includes(value);
+  };
+}

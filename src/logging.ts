@@ -15,6 +15,15 @@ export const REDACTED_PATHS = [
   '*.id_token',
   '*.code',
   '*.code_verifier',
+  '*.newPassword',
+  '*.currentPassword',
+  '*.secret',
+  '*.refreshToken',
+  '*.idToken',
+  '*.token',
+  '*.client_assertion',
+  // A database error's detail can quote the row it refused (a unique digest, an account).
+  'err.detail',
 ];
 
 export function createLoggerOptions(level: string): LoggerOptions & { level: string } {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { manualClock } from '../../src/domain/clock.ts';
@@ -19,16 +20,27 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+export interface TestContextOptions {
+  /** The address the app uses for the fresh database (e.g. through a proxy a fault test cuts). */
+  connectThrough?: (databaseUrl: string) => string;
+  /** Log lines go here instead of stdout (set LOG_LEVEL in env to see any). */
+  logStream?: DestinationStream;
+  /** Runs after buildApp and before ready: register extra test routes here. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+}
+
 /** A migrated, empty database of the engine and the whole app built over it, in-process. */
-export async function createTestContext(engine: Engine, env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(engine: Engine, env: Record<string, string> = {}, options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase(engine);
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, OIDC_ISSUER: 'http://localhost:3000', ...env });
+  const appDatabaseUrl = options.connectThrough ? options.connectThrough(database.url) : database.url;
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: appDatabaseUrl, OIDC_ISSUER: 'http://localhost:3000', ...env });
   const opened = openDatabase(config.databaseUrl);
   await migrateToLatest(opened.db);
   const clock = manualClock();
   const services = createServices({ db: opened.db, clock });
   const prepared = await prepareInstance({ config, db: opened.db, clock, services });
-  const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets });
+  const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, ...(options.logStream ? { logStream: options.logStream } : {}) });
+  await options.beforeReady?.(app);
   await app.ready();
   return {
     engine,

@@ -1,10 +1,16 @@
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
+import { agentApi, AGENT_API_PREFIX } from './api/agent/register-agent-api.ts';
+import { registerConsole } from './api/console-static.ts';
+import { managementApi, MANAGEMENT_API_PREFIX } from './api/management/register-management-api.ts';
 import { AppError } from './errors.ts';
 import { createLoggerOptions } from './logging.ts';
 import type { InstanceSecrets } from './instance-secrets.ts';
 import { registerOidc } from './oidc/mount.ts';
+import { databaseFaultToAppError } from './ops/database-faults.ts';
+import { installOperations } from './ops/operations.ts';
 import type { Services } from './services/index.ts';
 import type { Db, Engine } from './storage/database.ts';
 
@@ -15,6 +21,8 @@ export interface AppDeps {
   clock: Clock;
   services: Services;
   instanceSecrets: InstanceSecrets;
+  /** Where log lines go instead of stdout (tests scan them for secrets). */
+  logStream?: DestinationStream;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -22,6 +30,8 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 /** Maps Fastify's own failures (parsing, size, media type) onto the documented error codes. */
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
+  const databaseFault = databaseFaultToAppError(error);
+  if (databaseFault) return databaseFault;
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -42,7 +52,7 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
 /** Builds the whole server from its dependencies; never listens (tests call it in-process). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: createLoggerOptions(deps.config.logLevel),
+    logger: { ...createLoggerOptions(deps.config.logLevel), ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(deps.config.trustProxy),
     // Requests are logged at debug only: at info a busy provider would log every token call.
@@ -52,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error);
     if (appError.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
+    if (appError.code === 'service_unavailable') request.log.warn({ err: error }, 'database unavailable');
     if (appError.retryAfterSeconds !== undefined) void reply.header('retry-after', String(appError.retryAfterSeconds));
     void reply.header('cache-control', 'no-store').status(appError.status).send(appError.toBody());
   });
@@ -63,8 +74,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .send(new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`).toBody());
   });
 
+  // Before any route: headers, metrics, health and rate limiters apply to everything registered after.
+  installOperations(app, { config: deps.config, db: deps.db });
+
   // The OpenID Connect endpoints (oidc-provider) and its login, consent and logout pages.
   await registerOidc(app, deps);
+
+  // Both management surfaces over the one service layer; the Agent API only when enabled (otherwise its paths are plain 404s).
+  const apiDeps = { services: deps.services, config: deps.config };
+  await app.register(managementApi, { prefix: MANAGEMENT_API_PREFIX, ...apiDeps, cookieKeys: deps.instanceSecrets.cookieKeys });
+  if (deps.config.agentApiEnabled) await app.register(agentApi, { prefix: AGENT_API_PREFIX, ...apiDeps });
+
+  // The console (web/, built by Vite) at /console; it talks only to the management API.
+  await registerConsole(app);
 
   return app;
 }

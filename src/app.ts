@@ -2,9 +2,6 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance } from 
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
-import { agentApi, AGENT_API_PREFIX } from './api/agent/register-agent-api.ts';
-import { registerConsole } from './api/console-static.ts';
-import { managementApi, MANAGEMENT_API_PREFIX } from './api/management/register-management-api.ts';
 import { AppError } from './errors.ts';
 import { createLoggerOptions } from './logging.ts';
 import type { InstanceSecrets } from './instance-secrets.ts';
@@ -79,14 +76,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The OpenID Connect endpoints (oidc-provider) and its login, consent and logout pages.
   await registerOidc(app, deps);
-
-  // Both management surfaces over the one service layer; the Agent API only when enabled (otherwise its paths are plain 404s).
-  const apiDeps = { services: deps.services, config: deps.config };
-  await app.register(managementApi, { prefix: MANAGEMENT_API_PREFIX, ...apiDeps, cookieKeys: deps.instanceSecrets.cookieKeys });
-  if (deps.config.agentApiEnabled) await app.register(agentApi, { prefix: AGENT_API_PREFIX, ...apiDeps });
-
-  // The console (web/, built by Vite) at /console; it talks only to the management API.
-  await registerConsole(app);
 
   return app;
 }

@@ -1,0 +1,45 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { Loading } from './components/load-state.tsx';
+import { ConsoleShell } from './console-shell.tsx';
+import { SignInPage } from './pages/sign-in-page.tsx';
+import { routeFor } from './routes.tsx';
+import { useLocation } from './router.ts';
+import { requireSignIn, useSession } from './session.ts';
+
+export function App() {
+  const session = useSession();
+  const location = useLocation();
+  useRouteFocus(location.path);
+
+  useEffect(() => {
+    if (session.status === 'signed-out' && location.path !== '/sign-in') requireSignIn(null);
+  }, [session.status, location.path]);
+
+  if (location.path === '/sign-in') return <SignInPage />;
+  if (session.status !== 'signed-in' || !session.user) {
+    return (
+      <main id="main" class="boot">
+        <Loading what="the console" />
+      </main>
+    );
+  }
+  return <ConsoleShell user={session.user}>{routeFor(location.path, session.user)}</ConsoleShell>;
+}
+
+/** After navigating, focus moves to the new page's heading so keyboard and screen-reader users start there. */
+function useRouteFocus(path: string): void {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const timer = window.setTimeout(() => {
+      const targets = document.querySelectorAll<HTMLElement>('[data-route-focus]');
+      const target = targets[targets.length - 1] ?? document.getElementById('main');
+      target?.focus({ preventScroll: true });
+      window.scrollTo(0, 0);
+    }, 0);
+    return () => window.clearTimeout(timer);
+  }, [path]);
+}

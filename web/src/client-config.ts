@@ -1,0 +1,86 @@
+import { checkClientConfiguration, CLIENT_LIMITS, redirectUriProblem, SCOPES, type ClientType, type Scope } from '../../src/domain/clients.ts';
+import type { Client } from './api/types.ts';
+
+/** The OIDC configuration as the form holds it: URIs one per line. */
+export interface ConfigDraft {
+  redirectUris: string;
+  postLogoutRedirectUris: string;
+  scopeWhitelist: Scope[];
+  requirePkce: boolean;
+}
+
+export interface ClientConfigBody {
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  scopeWhitelist: Scope[];
+  requirePkce: boolean;
+}
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  openid: 'sign-in itself: the subject identifier (sub); always included',
+  profile: 'name and preferred_username',
+  email: 'email and email_verified',
+  student: 'student_status (active, not_student or unknown)',
+  offline_access: 'refresh tokens, for web clients that act while the person is away',
+};
+
+export const emptyDraft = (): ConfigDraft => ({ redirectUris: '', postLogoutRedirectUris: '', scopeWhitelist: ['openid', 'profile', 'email'], requirePkce: true });
+
+export const draftFromClient = (client: Client): ConfigDraft => ({
+  redirectUris: client.redirectUris.join('\n'),
+  postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
+  scopeWhitelist: [...client.scopeWhitelist],
+  requirePkce: client.requirePkce,
+});
+
+export const uriLines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+export function bodyFromDraft(draft: ConfigDraft): ClientConfigBody {
+  return {
+    redirectUris: uriLines(draft.redirectUris),
+    postLogoutRedirectUris: uriLines(draft.postLogoutRedirectUris),
+    scopeWhitelist: SCOPES.filter((scope) => scope === 'openid' || draft.scopeWhitelist.includes(scope)),
+    requirePkce: draft.requirePkce,
+  };
+}
+
+/** A draft made valid for a type: a spa client always requires PKCE and never has offline_access. */
+export function fitDraftToType(draft: ConfigDraft, clientType: ClientType): ConfigDraft {
+  if (clientType !== 'spa') return draft;
+  return { ...draft, requirePkce: true, scopeWhitelist: draft.scopeWhitelist.filter((scope) => scope !== 'offline_access') };
+}
+
+function uriListProblem(text: string): string | undefined {
+  const lines = uriLines(text);
+  for (const [index, uri] of lines.entries()) {
+    const problem = redirectUriProblem(uri);
+    if (problem) return `Line ${index + 1} (${uri.length > 60 ? `${uri.slice(0, 57)}…` : uri}) ${problem}.`;
+  }
+  return undefined;
+}
+
+/** The server's registration rules, applied while typing; keys are the API's field names. */
+export function configProblems(clientType: ClientType, draft: ConfigDraft): Record<string, string> {
+  const body = bodyFromDraft(draft);
+  const result = checkClientConfiguration(clientType, body);
+  const problems: Record<string, string> = result.ok ? {} : { ...result.fieldErrors };
+  for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
+    const lineProblem = uriListProblem(draft[field]);
+    if (lineProblem) problems[field] = lineProblem;
+  }
+  return problems;
+}
+
+export function displayNameProblem(name: string): string | undefined {
+  if (name.trim() === '') return 'A client needs a display name; people see it on the consent page.';
+  if (name.length > CLIENT_LIMITS.maxDisplayNameLength) return `At most ${CLIENT_LIMITS.maxDisplayNameLength} characters.`;
+  return undefined;
+}
+
+export function descriptionProblem(description: string): string | undefined {
+  return description.length > CLIENT_LIMITS.maxDescriptionLength ? `At most ${CLIENT_LIMITS.maxDescriptionLength} characters.` : undefined;
+}

@@ -1,0 +1,31 @@
+import { useState } from 'preact/hooks';
+
+/** Copies text to the clipboard and says so in a live region; falls back to selecting the text. */
+export function CopyButton({ text, label, fallbackTargetId }: { text: string; label: string; fallbackTargetId?: string }) {
+  const [status, setStatus] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setStatus('Copied to the clipboard.');
+    } catch {
+      const target = fallbackTargetId ? document.getElementById(fallbackTargetId) : null;
+      if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) {
+        target.focus();
+        target.select();
+        setStatus('Selected; press Ctrl+C (or ⌘C) to copy.');
+      } else {
+        setStatus('Copying is not available here; select the text and copy it.');
+      }
+    }
+  };
+  return (
+    <span class="copy">
+      <button type="button" class="button button-small" onClick={copy}>
+        {label}
+      </button>
+      <span class="copy-status small muted" role="status">
+        {status}
+      </span>
+    </span>
+  );
+}

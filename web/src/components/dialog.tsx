@@ -1,0 +1,63 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useId, useRef } from 'preact/hooks';
+
+interface DialogProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ComponentChildren;
+  /** 'alertdialog' for confirmations and one-time information. */
+  role?: 'dialog' | 'alertdialog';
+  wide?: boolean;
+}
+
+const FOCUSABLE = 'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A modal on the native <dialog>: the browser keeps focus inside and makes the page behind inert;
+ * this moves focus to the first field (or [data-autofocus]) and gives it back to the opener on close.
+ */
+export function Dialog({ open, title, onClose, children, role = 'dialog', wide = false }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      opener.current = document.activeElement;
+      dialog.showModal();
+      const target = dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>(FOCUSABLE);
+      target?.focus();
+    } else if (!open && dialog.open) {
+      dialog.close();
+      if (opener.current instanceof HTMLElement && opener.current.isConnected) opener.current.focus();
+    }
+  }, [open]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
+
+  const onCancel = (event: Event) => {
+    event.preventDefault();
+    onClose();
+  };
+
+  return (
+    <dialog ref={ref} class={wide ? 'dialog dialog-wide' : 'dialog'} role={role} aria-labelledby={titleId} aria-modal="true" onCancel={onCancel}>
+      {open && (
+        <div class="dialog-body">
+          <h2 id={titleId} class="dialog-title">
+            {title}
+          </h2>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}

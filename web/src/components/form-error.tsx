@@ -1,0 +1,22 @@
+import type { ApiError } from '../api/client.ts';
+
+/** The error of a whole form or action; field problems are shown next to their fields instead. */
+export function FormError({ error, fieldsShown = false }: { error: ApiError | undefined | null; fieldsShown?: boolean }) {
+  if (!error) return null;
+  const hasFieldErrors = Object.keys(error.fieldErrors).length > 0;
+  return (
+    <div class="alert alert-error" role="alert">
+      <p>{error.message}</p>
+      {hasFieldErrors && fieldsShown && <p>The fields marked below need attention.</p>}
+      {hasFieldErrors && !fieldsShown && (
+        <ul>
+          {Object.entries(error.fieldErrors).map(([field, message]) => (
+            <li key={field}>
+              <code>{field}</code>: {message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

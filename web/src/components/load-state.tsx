@@ -1,0 +1,20 @@
+import type { ApiError } from '../api/client.ts';
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="loading muted" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function LoadError({ error, onRetry }: { error: ApiError; onRetry: () => void }) {
+  return (
+    <div class="alert alert-error" role="alert">
+      <p>{error.message}</p>
+      <button type="button" class="button button-small" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  );
+}

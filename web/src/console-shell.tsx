@@ -1,0 +1,49 @@
+import type { ComponentChildren } from 'preact';
+import type { SessionUser } from './api/types.ts';
+import { Badge } from './components/badge.tsx';
+import { Link } from './components/link.tsx';
+import { useLocation } from './router.ts';
+import { signOut } from './session.ts';
+
+/** The frame around every signed-in page: skip link, brand, main navigation and the account. */
+export function ConsoleShell({ user, children }: { user: SessionUser; children: ComponentChildren }) {
+  const { path } = useLocation();
+  const inProjects = path === '/' || path.startsWith('/projects');
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <div class="topbar-inner">
+          <Link to="/" class="brand">
+            <span class="brand-mark" aria-hidden="true" />
+            Sesame <span class="brand-sub">console</span>
+          </Link>
+          <nav class="main-nav" aria-label="Main">
+            <Link to="/" aria-current={inProjects ? 'page' : undefined}>
+              Projects
+            </Link>
+            {user.isAdmin && (
+              <Link to="/admin/users" aria-current={path.startsWith('/admin/users') ? 'page' : undefined}>
+                Users
+              </Link>
+            )}
+          </nav>
+          <div class="account">
+            <span class="account-name">
+              {user.displayName} <span class="muted">({user.account})</span>
+            </span>
+            {user.isAdmin && <Badge tone="accent">admin</Badge>}
+            <button type="button" class="button button-small" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
+        </div>
+      </header>
+      <main id="main" class="content" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}

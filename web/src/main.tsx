@@ -1,0 +1,12 @@
+import { render } from 'preact';
+import '../theme/tokens.css';
+import '../theme/base.css';
+import './styles/console.css';
+import { App } from './app.tsx';
+import { loadSession, requireSignIn } from './session.ts';
+
+const root = document.getElementById('app');
+if (root) {
+  render(<App />, root);
+  loadSession().catch(() => requireSignIn('Sesame could not be reached. Check your connection and sign in again.'));
+}

@@ -1,0 +1,85 @@
+import { useState } from 'preact/hooks';
+import type { ProjectRole } from '../../../src/domain/roles.ts';
+import { api, type ApiError } from '../api/client.ts';
+import type { DirectoryUser, Member } from '../api/types.ts';
+import { Field, TextField } from '../components/field.tsx';
+import { FormError } from '../components/form-error.tsx';
+import { toApiError } from '../use-resource.ts';
+
+interface AddMemberFormProps {
+  existing: Member[];
+  onAdd: (subjectId: string, account: string, role: ProjectRole) => Promise<void>;
+}
+
+/** Adds a person by their exact account name, looked up first so a typo is caught next to the field. */
+export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
+  const [account, setAccount] = useState('');
+  const [role, setRole] = useState<ProjectRole>('maintainer');
+  const [busy, setBusy] = useState(false);
+  const [accountError, setAccountError] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [added, setAdded] = useState('');
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    setAdded('');
+    const wanted = account.trim();
+    if (!wanted) {
+      setAccountError('Enter the account name of the person to add.');
+      return;
+    }
+    setAccountError(undefined);
+    setBusy(true);
+    try {
+      let user: DirectoryUser;
+      try {
+        ({ user } = await api.get<{ user: DirectoryUser }>(`/users/lookup?account=${encodeURIComponent(wanted)}`));
+      } catch (caught) {
+        const apiError = toApiError(caught);
+        if (apiError.code === 'not_found') {
+          setAccountError(`No active account is named “${wanted}”. Account names must match exactly.`);
+          return;
+        }
+        throw apiError;
+      }
+      if (existing.some((member) => member.subjectId === user.subjectId)) {
+        setAccountError(`${user.displayName} (${user.account}) is already a member.`);
+        return;
+      }
+      await onAdd(user.subjectId, user.account, role);
+      setAccount('');
+      setAdded(`Added ${user.displayName} (${user.account}) as ${role}.`);
+    } catch (caught) {
+      const apiError = toApiError(caught);
+      if (apiError.code === 'member_exists') setAccountError(apiError.message);
+      else setError(apiError);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card add-member" onSubmit={submit} noValidate aria-label="Add a member">
+      <h3>Add a member</h3>
+      <FormError error={error} />
+      <div class="add-member-fields">
+        <TextField label="Account" value={account} onValue={setAccount} autoCapitalize="none" spellcheck={false} autoComplete="off" error={accountError} />
+        <Field label="Role">
+          {(control) => (
+            <select {...control} value={role} onChange={(e) => setRole(e.currentTarget.value as ProjectRole)}>
+              <option value="maintainer">maintainer</option>
+              <option value="viewer">viewer</option>
+            </select>
+          )}
+        </Field>
+        <button type="submit" class="button button-primary" disabled={busy}>
+          {busy ? 'Adding…' : 'Add member'}
+        </button>
+      </div>
+      <p class="small success-text" role="status">
+        {added}
+      </p>
+    </form>
+  );
+}

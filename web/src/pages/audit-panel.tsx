@@ -1,0 +1,116 @@
+import { useState } from 'preact/hooks';
+import { api, segment } from '../api/client.ts';
+import type { AuditLogEntry } from '../api/types.ts';
+import { formatValue } from '../changes.ts';
+import { Badge } from '../components/badge.tsx';
+import { LoadError, Loading } from '../components/load-state.tsx';
+import { PanelHeader } from '../components/panel-header.tsx';
+import { Time } from '../components/time.tsx';
+import { useResource } from '../use-resource.ts';
+import type { ProjectContext } from './project-context.ts';
+
+const PAGE_SIZE = 20;
+
+/** The project's audit trail, newest first, a page at a time (older pages by cursor). */
+export function AuditPanel({ project }: ProjectContext) {
+  // cursors[i] is the `before` of page i; page 0 starts at the newest entry.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const page = cursors.length - 1;
+  const before = cursors[page];
+  const entries = useResource(`audit:${project.projectId}:${before ?? ''}`, () => {
+    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    if (before) query.set('before', before);
+    return api.get<{ auditLogs: AuditLogEntry[] }>(`/projects/${segment(project.projectId)}/audit-logs?${query}`).then((r) => r.auditLogs);
+  });
+  const list = entries.data ?? [];
+  const last = list[list.length - 1];
+  const hasOlder = list.length === PAGE_SIZE && last !== undefined;
+
+  return (
+    <section>
+      <PanelHeader title="Audit log">
+        <p class="muted small">Every change to this project, its members and its clients: who, from where, and what changed. Newest first.</p>
+      </PanelHeader>
+      {entries.error && <LoadError error={entries.error} onRetry={() => void entries.reload()} />}
+      {!entries.data && !entries.error && <Loading what="the audit log" />}
+      {entries.data && list.length === 0 && <p class="muted">{page === 0 ? 'Nothing has been recorded yet.' : 'No older entries.'}</p>}
+      {list.length > 0 && (
+        <table class="data-table audit-table">
+          <caption class="visually-hidden">Audit log of {project.name}, page {page + 1}</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">Action</th>
+              <th scope="col">Target</th>
+              <th scope="col">Changes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((entry) => (
+              <tr key={entry.auditId}>
+                <td data-label="When">
+                  <Time value={entry.at} />
+                </td>
+                <td data-label="Who">
+                  <span class="block">{entry.actorAccount ?? entry.actorSubjectId ?? 'system'}</span>
+                  <span class="small muted">
+                    via {entry.surface}
+                    {entry.ip ? ` from ${entry.ip}` : ''}
+                  </span>
+                </td>
+                <td data-label="Action">
+                  <Badge>{entry.action}</Badge>
+                </td>
+                <td data-label="Target">
+                  <span class="small muted">{entry.targetType}</span> <code>{entry.targetId}</code>
+                </td>
+                <td data-label="Changes">
+                  <AuditChanges entry={entry} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav class="pager actions" aria-label="Audit log pages">
+        <button type="button" class="button" disabled={page === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Newer
+        </button>
+        <span class="small muted">Page {page + 1}</span>
+        <button type="button" class="button" disabled={!hasOlder} onClick={() => last && setCursors([...cursors, auditCursor(last)])}>
+          Older
+        </button>
+      </nav>
+    </section>
+  );
+}
+
+/** The `before` value that continues after an entry. */
+export const auditCursor = (entry: AuditLogEntry) => entry.auditId;
+
+function AuditChanges({ entry }: { entry: AuditLogEntry }) {
+  const before = entry.before ?? {};
+  const after = entry.after ?? {};
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const changed = keys.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+  if (changed.length === 0) return <span class="muted">—</span>;
+  return (
+    <ul class="change-list">
+      {changed.map((key) => (
+        <li key={key}>
+          <code>{key}</code>:{' '}
+          {key in before && entry.before !== null ? (
+            <>
+              <del>{shorten(formatValue(before[key]))}</del> → <ins>{shorten(formatValue(after[key]))}</ins>
+            </>
+          ) : (
+            <span>{shorten(formatValue(after[key]))}</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const shorten = (text: string) => (text.length > 120 ? `${text.slice(0, 117)}…` : text);

@@ -1,0 +1,62 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { ProjectRole } from '../../../src/domain/roles.ts';
+import type { ApiError } from '../api/client.ts';
+import type { Member } from '../api/types.ts';
+import { Dialog } from '../components/dialog.tsx';
+import { FormError } from '../components/form-error.tsx';
+import { ROLE_DESCRIPTIONS } from '../roles.ts';
+import { toApiError } from '../use-resource.ts';
+
+const ASSIGNABLE: ProjectRole[] = ['maintainer', 'viewer'];
+
+export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member | null; onSave: (member: Member, role: ProjectRole) => Promise<void>; onClose: () => void }) {
+  const [role, setRole] = useState<ProjectRole>('maintainer');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  useEffect(() => {
+    if (member) setRole(member.role);
+    setError(undefined);
+  }, [member]);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!member) return;
+    setBusy(true);
+    try {
+      await onSave(member, role);
+      onClose();
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={member !== null} title={`Role of ${member?.displayName ?? ''}`} onClose={onClose}>
+      <form onSubmit={submit}>
+        <FormError error={error} />
+        <fieldset>
+          <legend>Role</legend>
+          {ASSIGNABLE.map((option) => (
+            <div class="check" key={option}>
+              <input type="radio" id={`role-${option}`} name="role" value={option} checked={role === option} onChange={() => setRole(option)} />
+              <label for={`role-${option}`}>
+                <strong>{option}</strong> <span class="muted small">{ROLE_DESCRIPTIONS[option]}</span>
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        <p class="small muted">To make someone the owner, use “Make owner”: a project has exactly one owner.</p>
+        <div class="actions dialog-actions">
+          <button type="button" class="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" class="button button-primary" disabled={busy || role === member?.role}>
+            {busy ? 'Saving…' : 'Save role'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

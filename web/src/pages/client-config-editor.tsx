@@ -1,0 +1,104 @@
+import { api } from '../api/client.ts';
+import type { Client } from '../api/types.ts';
+import { bodyFromDraft, configProblems, draftFromClient } from '../client-config.ts';
+import { CLIENT_ALL_FIELDS, CLIENT_CONFIG_FIELDS } from '../client-fields.ts';
+import { ClientConfigFields } from '../components/client-config-fields.tsx';
+import { ConflictNotice } from '../components/conflict-notice.tsx';
+import { FormError } from '../components/form-error.tsx';
+import { useVersionedEditor } from '../use-versioned-editor.ts';
+import { clientApiPath, fetchClient, type ClientSectionProps } from './client-editing.ts';
+
+/** Redirect URIs, post-logout URIs, scopes and PKCE: shown, and for maintainers edited as a new revision. */
+export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSectionProps) {
+  const editor = useVersionedEditor({
+    resource: client,
+    toDraft: draftFromClient,
+    save: (draft, base) =>
+      api.put<{ client: Client }>(clientApiPath(base, '/revision'), { clientVersion: base.clientVersion, ...bodyFromDraft(draft) }).then((r) => r.client),
+    fetchLatest: () => fetchClient(client.projectId, client.clientId),
+    onNewVersion,
+    ownFields: CLIENT_CONFIG_FIELDS,
+    conflictFields: CLIENT_ALL_FIELDS,
+  });
+  const problems = editor.editing ? configProblems(client.clientType, editor.draft) : {};
+  const shown = { ...(editor.error?.fieldErrors ?? {}), ...problems };
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (Object.keys(problems).length === 0) void editor.submit();
+  };
+
+  return (
+    <section class="card section-card">
+      <div class="section-title-row">
+        <h3>OIDC configuration</h3>
+        {writable && !editor.editing && (
+          <button type="button" class="button button-small" onClick={editor.start}>
+            Edit configuration
+          </button>
+        )}
+      </div>
+      {!editor.editing && (
+        <dl class="facts">
+          <div>
+            <dt>Redirect URIs</dt>
+            <dd>
+              <UriList uris={client.redirectUris} />
+            </dd>
+          </div>
+          <div>
+            <dt>Post-logout redirect URIs</dt>
+            <dd>
+              <UriList uris={client.postLogoutRedirectUris} />
+            </dd>
+          </div>
+          <div>
+            <dt>Scopes</dt>
+            <dd>
+              {client.scopeWhitelist.map((scope) => (
+                <code class="chip" key={scope}>
+                  {scope}
+                </code>
+              ))}
+            </dd>
+          </div>
+          <div>
+            <dt>PKCE</dt>
+            <dd>{client.requirePkce ? 'required (S256)' : 'optional (S256 when used)'}</dd>
+          </div>
+        </dl>
+      )}
+      {editor.editing && (
+        <form onSubmit={submit} noValidate aria-label="Edit OIDC configuration">
+          {editor.conflict && (
+            <ConflictNotice subject="this client" changes={editor.conflict} busy={editor.busy} onReapply={() => void editor.reapply()} onDiscard={editor.discard} />
+          )}
+          <FormError error={editor.error} fieldsShown />
+          <ClientConfigFields clientType={client.clientType} draft={editor.draft} onChange={editor.setDraft} errors={shown} />
+          <p class="small muted">Saving makes a new revision that applies to the next sign-in at once.</p>
+          <div class="actions form-actions">
+            <button type="submit" class="button button-primary" disabled={editor.busy || Object.keys(problems).length > 0}>
+              {editor.busy ? 'Saving…' : 'Save configuration'}
+            </button>
+            <button type="button" class="button" onClick={editor.cancel}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function UriList({ uris }: { uris: string[] }) {
+  if (uris.length === 0) return <span class="muted">none</span>;
+  return (
+    <ul class="uri-list">
+      {uris.map((uri) => (
+        <li key={uri}>
+          <code>{uri}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,70 @@
+import { api } from '../api/client.ts';
+import type { Project } from '../api/types.ts';
+import { Badge } from '../components/badge.tsx';
+import { Link } from '../components/link.tsx';
+import { LoadError, Loading } from '../components/load-state.tsx';
+import { PageHeader } from '../components/page-header.tsx';
+import { Time } from '../components/time.tsx';
+import { ROLE_TONE, roleLabel } from '../roles.ts';
+import { navigate } from '../router.ts';
+import { useResource } from '../use-resource.ts';
+import { useState } from 'preact/hooks';
+import { CreateProjectDialog } from './create-project-dialog.tsx';
+
+export function ProjectsPage() {
+  const projects = useResource('projects', () => api.get<{ projects: Project[] }>('/projects').then((r) => r.projects));
+  const [creating, setCreating] = useState(false);
+  const sorted = [...(projects.data ?? [])].sort((a, b) => (a.status === b.status ? a.name.localeCompare(b.name) : a.status === 'active' ? -1 : 1));
+
+  return (
+    <>
+      <PageHeader
+        title="Projects"
+        actions={
+          <button type="button" class="button button-primary" onClick={() => setCreating(true)}>
+            New project
+          </button>
+        }
+      >
+        <p class="muted">A project groups the OIDC clients of one application and the people who manage them.</p>
+      </PageHeader>
+
+      {projects.error && <LoadError error={projects.error} onRetry={() => void projects.reload()} />}
+      {!projects.data && !projects.error && <Loading what="projects" />}
+      {projects.data && sorted.length === 0 && (
+        <div class="empty card">
+          <h2>No projects yet</h2>
+          <p>Create a project to register the OIDC clients of your application and invite the people who look after them.</p>
+        </div>
+      )}
+      {sorted.length > 0 && (
+        <ul class="project-grid" aria-label="Your projects">
+          {sorted.map((project) => (
+            <li key={project.projectId} class="card project-card">
+              <h2 class="project-card-title">
+                <Link to={`/projects/${encodeURIComponent(project.projectId)}`}>{project.name}</Link>
+              </h2>
+              <p class="project-card-description muted">{project.description || 'No description.'}</p>
+              <div class="project-card-meta">
+                <Badge tone={ROLE_TONE[roleLabel(project)]}>
+                  <span class="visually-hidden">Your role: </span>
+                  {roleLabel(project)}
+                </Badge>
+                {project.status === 'archived' && <Badge tone="warning">archived</Badge>}
+                <span class="small muted">
+                  Updated <Time value={project.updatedAt} />
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <CreateProjectDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(project) => navigate(`/projects/${encodeURIComponent(project.projectId)}`)}
+      />
+    </>
+  );
+}

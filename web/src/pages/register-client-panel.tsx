@@ -1,0 +1,141 @@
+import { useState } from 'preact/hooks';
+import { CLIENT_TYPES, type ClientType } from '../../../src/domain/clients.ts';
+import { api, segment, type ApiError } from '../api/client.ts';
+import type { Client, NewSecret } from '../api/types.ts';
+import {
+  bodyFromDraft,
+  configProblems,
+  descriptionProblem,
+  displayNameProblem,
+  emptyDraft,
+  fitDraftToType,
+  uriLines,
+  type ConfigDraft,
+} from '../client-config.ts';
+import { ClientConfigFields } from '../components/client-config-fields.tsx';
+import { TextAreaField, TextField } from '../components/field.tsx';
+import { FormError } from '../components/form-error.tsx';
+import { Link } from '../components/link.tsx';
+import { PanelHeader } from '../components/panel-header.tsx';
+import { SecretDialog } from '../components/secret-dialog.tsx';
+import { navigate } from '../router.ts';
+import { toApiError } from '../use-resource.ts';
+import { projectPath, type ProjectContext } from './project-context.ts';
+
+const TYPE_EXPLANATIONS: Record<ClientType, { title: string; text: string }> = {
+  web: { title: 'Web application', text: 'Has a server that keeps a client secret (client_secret_basic). May use refresh tokens.' },
+  spa: { title: 'Single-page or native app', text: 'Runs in the browser or on a device: public, no secret, PKCE always, no refresh tokens.' },
+};
+
+export function RegisterClientPanel({ project }: ProjectContext) {
+  const [clientType, setClientType] = useState<ClientType>('web');
+  const [displayName, setDisplayName] = useState('');
+  const [description, setDescription] = useState('');
+  const [draft, setDraft] = useState<ConfigDraft>(emptyDraft);
+  const [attempted, setAttempted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [created, setCreated] = useState<{ client: Client; secret: NewSecret } | null>(null);
+
+  const problems: Record<string, string> = { ...configProblems(clientType, draft) };
+  const nameProblem = displayNameProblem(displayName);
+  if (nameProblem) problems.displayName = nameProblem;
+  const descProblem = descriptionProblem(description);
+  if (descProblem) problems.description = descProblem;
+
+  // Before the first attempt, only what the person has typed is judged; empty required fields wait for submit.
+  const typed: Record<string, boolean> = {
+    displayName: displayName !== '',
+    description: description !== '',
+    redirectUris: uriLines(draft.redirectUris).length > 0,
+    postLogoutRedirectUris: uriLines(draft.postLogoutRedirectUris).length > 0,
+    scopeWhitelist: true,
+    requirePkce: true,
+  };
+  const shown: Record<string, string> = { ...(error?.fieldErrors ?? {}) };
+  for (const [field, message] of Object.entries(problems)) if (attempted || typed[field]) shown[field] = message;
+
+  const chooseType = (type: ClientType) => {
+    setClientType(type);
+    setDraft((current) => fitDraftToType(current, type));
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setAttempted(true);
+    setError(undefined);
+    if (Object.keys(problems).length > 0) {
+      focusFirstInvalid(event.currentTarget as HTMLFormElement);
+      return;
+    }
+    setBusy(true);
+    try {
+      const body = {
+        clientType,
+        displayName: displayName.trim(),
+        ...(description.trim() ? { description: description.trim() } : {}),
+        ...bodyFromDraft(fitDraftToType(draft, clientType)),
+      };
+      const result = await api.post<{ client: Client; secret?: NewSecret }>(`/projects/${segment(project.projectId)}/clients`, body);
+      if (result.secret) setCreated({ client: result.client, secret: result.secret });
+      else navigate(clientPath(result.client));
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const clientPath = (client: Client) => projectPath(project, `/clients/${encodeURIComponent(client.clientId)}`);
+
+  return (
+    <section>
+      <PanelHeader title="Register a client">
+        <p class="muted">The rules below are the ones Sesame enforces; problems show up as you type.</p>
+      </PanelHeader>
+      <form class="card form-card" onSubmit={submit} noValidate>
+        <FormError error={error} fieldsShown />
+        <fieldset>
+          <legend>Client type</legend>
+          <div class="type-options">
+            {CLIENT_TYPES.map((type) => (
+              <label class={`type-option${clientType === type ? ' selected' : ''}`} key={type}>
+                <input type="radio" name="clientType" value={type} checked={clientType === type} onChange={() => chooseType(type)} />
+                <span>
+                  <strong>{TYPE_EXPLANATIONS[type].title}</strong> <code>{type}</code>
+                  <span class="small muted block">{TYPE_EXPLANATIONS[type].text}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          <p class="field-hint">The type cannot be changed later.</p>
+        </fieldset>
+        <TextField label="Display name" value={displayName} onValue={setDisplayName} required hint="Shown to people on the consent page." error={shown.displayName} />
+        <TextAreaField label="Description (optional)" value={description} onValue={setDescription} rows={2} class="prose-input" error={shown.description} />
+        <ClientConfigFields clientType={clientType} draft={draft} onChange={setDraft} errors={shown} />
+        <div class="actions form-actions">
+          <button type="submit" class="button button-primary" disabled={busy}>
+            {busy ? 'Registering…' : 'Register client'}
+          </button>
+          <Link to={projectPath(project, '/clients')} class="button">
+            Cancel
+          </Link>
+        </div>
+      </form>
+      <SecretDialog
+        title="Client registered"
+        secret={created?.secret ?? null}
+        clientId={created?.client.clientId ?? ''}
+        onClose={() => {
+          const client = created?.client;
+          setCreated(null);
+          if (client) navigate(clientPath(client));
+        }}
+      />
+    </section>
+  );
+}
+
+export function focusFirstInvalid(form: HTMLFormElement): void {
+  window.setTimeout(() => form.querySelector<HTMLElement>('[aria-invalid="true"], fieldset[aria-describedby] input:not([disabled])')?.focus(), 0);
+}

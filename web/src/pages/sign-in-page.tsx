@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { ApiError } from '../api/client.ts';
+import { FormError } from '../components/form-error.tsx';
+import { TextField } from '../components/field.tsx';
+import { navigate, safeNextPath, useLocation } from '../router.ts';
+import { signIn, useSession } from '../session.ts';
+import { toApiError } from '../use-resource.ts';
+
+export function SignInPage() {
+  const session = useSession();
+  const location = useLocation();
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const next = safeNextPath(location.query.get('next'));
+
+  useEffect(() => {
+    document.title = 'Sign in · Sesame console';
+  }, []);
+
+  useEffect(() => {
+    if (session.status === 'signed-in') navigate(next, { replace: true });
+  }, [session.status, next]);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await signIn(account.trim(), password);
+      navigate(next, { replace: true });
+    } catch (caught) {
+      setError(toApiError(caught));
+      setPassword('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fieldErrors = error?.fieldErrors ?? {};
+  return (
+    <div class="auth-page">
+      <main class="auth-card" id="main">
+        <p class="auth-brand">Sesame</p>
+        <h1 tabIndex={-1} data-route-focus>
+          Sign in to the console
+        </h1>
+        {session.notice && !error && (
+          <div class="alert alert-info" role="status">
+            {session.notice}
+          </div>
+        )}
+        <FormError error={error} fieldsShown />
+        <form onSubmit={submit} noValidate>
+          <TextField
+            label="Account"
+            name="account"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellcheck={false}
+            required
+            value={account}
+            onValue={setAccount}
+            error={fieldErrors.account}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onValue={setPassword}
+            error={fieldErrors.password}
+          />
+          <button type="submit" class="button button-primary" disabled={busy || session.status === 'loading'}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+      </main>
+    </div>
+  );
+}

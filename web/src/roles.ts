@@ -1,0 +1,20 @@
+import type { Capability } from '../../src/domain/roles.ts';
+import type { Project } from './api/types.ts';
+import type { BadgeTone } from './components/badge.tsx';
+
+/** Whether the caller may do this here now: archived projects refuse every write but un-archiving. */
+export function can(project: Project, capability: Capability): boolean {
+  return project.capabilities.includes(capability) && (project.status === 'active' || capability === 'read');
+}
+
+export function roleLabel(project: Project): string {
+  return project.role ?? 'administrator';
+}
+
+export const ROLE_TONE: Record<string, BadgeTone> = { owner: 'accent', maintainer: 'success', viewer: 'neutral', administrator: 'warning' };
+
+export const ROLE_DESCRIPTIONS = {
+  owner: 'edits the project, manages members and clients',
+  maintainer: 'registers and changes clients, rotates secrets',
+  viewer: 'reads everything, changes nothing',
+} as const;

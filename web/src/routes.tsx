@@ -1,0 +1,29 @@
+import type { SessionUser } from './api/types.ts';
+import { AdminUsersPage } from './pages/admin-users-page.tsx';
+import { NotFoundPage } from './pages/not-found-page.tsx';
+import { ProjectLayout, type ProjectTab } from './pages/project-layout.tsx';
+import { ProjectsPage } from './pages/projects-page.tsx';
+import { matchPath } from './router.ts';
+
+const projectRoutes: [string, ProjectTab][] = [
+  ['/projects/:projectId', 'clients'],
+  ['/projects/:projectId/clients', 'clients'],
+  ['/projects/:projectId/clients/new', 'register-client'],
+  ['/projects/:projectId/clients/:clientId', 'client'],
+  ['/projects/:projectId/members', 'members'],
+  ['/projects/:projectId/audit', 'audit'],
+  ['/projects/:projectId/settings', 'settings'],
+];
+
+/** The page for a path below /console. */
+export function routeFor(path: string, user: SessionUser) {
+  if (path === '/' || path === '/projects') return <ProjectsPage />;
+  if (path === '/admin/users') return user.isAdmin ? <AdminUsersPage /> : <NotFoundPage />;
+  for (const [pattern, tab] of projectRoutes) {
+    const params = matchPath(pattern, path);
+    if (params?.projectId) {
+      return <ProjectLayout key={params.projectId} projectId={params.projectId} tab={tab} clientId={params.clientId} />;
+    }
+  }
+  return <NotFoundPage />;
+}

@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, fetchSessionContext, onSessionExpired, setCsrfToken } from './api/client.ts';
+import type { SecretPolicy, SessionUser } from './api/types.ts';
+import { SECRET_POLICY } from '../../src/domain/clients.ts';
+import { currentLocation, currentTarget, navigate } from './router.ts';
+
+export interface SessionState {
+  status: 'loading' | 'signed-out' | 'signed-in';
+  user: SessionUser | null;
+  secretPolicy: SecretPolicy;
+  /** Why the person is on the sign-in page, e.g. their session ended. */
+  notice: string | null;
+}
+
+let state: SessionState = {
+  status: 'loading',
+  user: null,
+  secretPolicy: { defaultGraceSeconds: SECRET_POLICY.defaultGraceSeconds, maxGraceSeconds: SECRET_POLICY.maxGraceSeconds },
+  notice: null,
+};
+const listeners = new Set<() => void>();
+
+function update(changes: Partial<SessionState>): void {
+  state = { ...state, ...changes };
+  listeners.forEach((listener) => listener());
+}
+
+export function useSession(): SessionState {
+  const [snapshot, setSnapshot] = useState(state);
+  useEffect(() => {
+    const listener = () => setSnapshot(state);
+    listeners.add(listener);
+    setSnapshot(state);
+    return () => void listeners.delete(listener);
+  }, []);
+  return snapshot;
+}
+
+export function sessionUser(): SessionUser | null {
+  return state.user;
+}
+
+/** Asks the server who is signed in; also fetches the CSRF (or login-CSRF) token. */
+export async function loadSession(): Promise<void> {
+  const context = await fetchSessionContext();
+  if (context.authenticated && context.user) {
+    update({ status: 'signed-in', user: context.user, secretPolicy: context.clientSecretPolicy ?? state.secretPolicy });
+  } else {
+    update({ status: 'signed-out', user: null });
+  }
+}
+
+export async function signIn(account: string, password: string): Promise<void> {
+  await api.login(account, password);
+  // The session has its own CSRF token, different from the login-CSRF token.
+  await loadSession();
+  update({ notice: null });
+}
+
+export async function signOut(): Promise<void> {
+  try {
+    await api.logout();
+  } finally {
+    setCsrfToken('');
+    update({ status: 'signed-out', user: null, notice: 'You are signed out.' });
+    navigate('/sign-in', { replace: true });
+    await loadSession().catch(() => undefined);
+  }
+}
+
+/** Sends the person to sign in, remembering where they were so they come back to it. */
+export function requireSignIn(notice: string | null, options: { renewToken?: boolean } = {}): void {
+  const onSignIn = currentLocation().path === '/sign-in';
+  const next = onSignIn ? currentLocation().query.get('next') : currentTarget();
+  update({ status: 'signed-out', user: null, notice });
+  navigate(next && next !== '/' ? `/sign-in?next=${encodeURIComponent(next)}` : '/sign-in', { replace: true });
+  // After an expiry the old CSRF token is dead; a fresh context brings the login-CSRF token.
+  if (options.renewToken) void loadSession().catch(() => undefined);
+}
+
+onSessionExpired(() => {
+  if (state.status === 'signed-in') requireSignIn('Your session has ended. Sign in again to continue where you were.', { renewToken: true });
+});

@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance } from 
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
+import { registerConsole } from './api/console-static.ts';
 import { AppError } from './errors.ts';
 import { createLoggerOptions } from './logging.ts';
 import type { InstanceSecrets } from './instance-secrets.ts';
@@ -76,6 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The OpenID Connect endpoints (oidc-provider) and its login, consent and logout pages.
   await registerOidc(app, deps);
+
+  // The console (web/, built by Vite) at /console; it talks only to the management API.
+  await registerConsole(app);
 
   return app;
 }

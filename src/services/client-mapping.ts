@@ -16,9 +16,12 @@ export function toSecretInfo(row: ClientSecretRow, now: number): SecretInfo {
   return { secretId: row.secret_id, status, createdAt: row.created_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at };
 }
 
+const STATUS_ORDER: Record<SecretInfo['status'], number> = { active: 0, retiring: 1, revoked: 2 };
+
 /**
  * The client as the APIs show it. `secrets` lists every secret the client ever had, revoked ones
- * included (their status says so), newest first; digests never leave this module's input.
+ * included (their status says so): the active one first, then retiring, then revoked, each newest first.
+ * Digests never leave this module's input.
  */
 export function toClient(row: ClientRow, secretRows: readonly ClientSecretRow[], now: number): Client {
   return {
@@ -33,9 +36,9 @@ export function toClient(row: ClientRow, secretRows: readonly ClientSecretRow[],
     requirePkce: row.require_pkce === 1,
     status: row.status,
     revision: row.revision,
-    secrets: [...secretRows]
-      .sort((a, b) => b.created_at - a.created_at || (a.secret_id < b.secret_id ? 1 : -1))
-      .map((secret) => toSecretInfo(secret, now)),
+    secrets: secretRows
+      .map((secret) => toSecretInfo(secret, now))
+      .sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.createdAt - a.createdAt || (a.secretId < b.secretId ? 1 : -1)),
     clientVersion: row.client_version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

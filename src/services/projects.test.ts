@@ -42,7 +42,7 @@ describe.each(TEST_ENGINES)('project service on %s', (engine) => {
 
     const hidden = ctx.services.projects.getProject(cast.outsider, project.projectId).catch((e: unknown) => e);
     const missing = ctx.services.projects.getProject(cast.outsider, 'prj_doesnotexist').catch((e: unknown) => e);
-    const [hiddenError, missingError] = (await Promise.all([hidden, missing])) as Array<{ code: string; message: string }>;
+    const [hiddenError, missingError] = (await Promise.all([hidden, missing])) as [{ code: string; message: string }, { code: string; message: string }];
     expect(hiddenError.code).toBe('not_found');
     expect(missingError.code).toBe('not_found');
     expect(hiddenError.message.replace(project.projectId, 'ID')).toBe(missingError.message.replace('prj_doesnotexist', 'ID'));

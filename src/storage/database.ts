@@ -29,6 +29,9 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number }
     const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
+    // The same for a client checked out between queries (inside a transaction): without a listener
+    // its 'error' is an uncaught exception. Its query fails, and the pool discards it on release.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine, close: () => db.destroy() };
   }

@@ -5,6 +5,13 @@ import { createLiveProvider, type LiveProvider } from './live-provider.ts';
 import { STYLESHEET_PATH } from './pages/layout.ts';
 import type { OidcDeps } from './provider.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The running OpenID Connect provider; `oidc.refreshSigningKeys()` picks up a key rotation now. */
+    oidc: LiveProvider;
+  }
+}
+
 /** The paths oidc-provider answers itself; every other path stays Fastify's. */
 const PROVIDER_ROUTES: [string, HTTPMethods[]][] = [
   ['/.well-known/openid-configuration', ['GET', 'OPTIONS']],
@@ -30,6 +37,7 @@ const stylesheet = readFileSync(new URL('./pages/sesame.css', import.meta.url), 
  */
 export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promise<LiveProvider> {
   const live = await createLiveProvider({ ...deps, log: deps.log ?? app.log });
+  app.decorate('oidc', live);
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
     await live.handle(request.raw, reply.raw);

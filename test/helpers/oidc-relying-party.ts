@@ -44,3 +44,11 @@ export function redeemCode(config: oidc.Configuration, request: AuthorizationReq
     idTokenExpected: true,
   });
 }
+
+/** The OAuth error code a failed openid-client call carries (a body error, or a WWW-Authenticate challenge). */
+export function oauthError(promise: Promise<unknown>): Promise<string | undefined> {
+  return promise.then(
+    () => undefined,
+    (error: { error?: string; cause?: { parameters?: { error?: string } }[] }) => error.error ?? error.cause?.[0]?.parameters?.error,
+  );
+}

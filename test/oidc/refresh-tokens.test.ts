@@ -1,0 +1,68 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { PERSON, setUpOidcFixture, type OidcFixture, type RelyingParty } from '../helpers/oidc-clients.ts';
+import { authorizationRequest, discoverAs, oauthError, redeemCode } from '../helpers/oidc-relying-party.ts';
+import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
+
+describe.each(TEST_ENGINES)('refresh tokens on %s', (engine) => {
+  let server: OidcTestServer;
+  let fixture: OidcFixture;
+  beforeAll(async () => {
+    server = await startOidcTestServer(engine);
+    fixture = await setUpOidcFixture(server);
+  });
+  afterAll(() => server.close());
+
+  async function signIn(rp: RelyingParty, scope: string, extra: Record<string, string> = {}) {
+    const config = await discoverAs(server.issuer, rp);
+    const request = await authorizationRequest(config, rp, scope, extra);
+    const callback = await signInThroughPages(new OidcUserAgent(server.issuer), request.url, PERSON);
+    return { config, tokens: await redeemCode(config, request, callback.location!) };
+  }
+
+  it('issues a refresh token to a web client granted offline_access, rotates it on every use, and a reused one revokes the grant', async () => {
+    const { config, tokens } = await signIn(fixture.web, 'openid profile offline_access', { prompt: 'consent' });
+    expect(tokens.scope?.split(' ')).toContain('offline_access');
+    const first = tokens.refresh_token!;
+    expect(first).toEqual(expect.any(String));
+
+    const refreshed = await oidc.refreshTokenGrant(config, first);
+    const second = refreshed.refresh_token!;
+    expect(second).toEqual(expect.any(String));
+    expect(second).not.toBe(first);
+    expect((await oidc.fetchUserInfo(config, refreshed.access_token, fixture.person.subjectId)).name).toBe('Alice Example');
+
+    const third = (await oidc.refreshTokenGrant(config, second)).refresh_token!;
+    expect(third).not.toBe(second);
+
+    // Presenting a replaced refresh token looks like theft: the whole grant goes, the newest token with it.
+    expect(await oauthError(oidc.refreshTokenGrant(config, first))).toBe('invalid_grant');
+    expect(await oauthError(oidc.refreshTokenGrant(config, third))).toBe('invalid_grant');
+    await expect(oidc.fetchUserInfo(config, refreshed.access_token, fixture.person.subjectId)).rejects.toThrow();
+  });
+
+  it('issues no refresh token to a web client whose grant lacks offline_access', async () => {
+    const { tokens } = await signIn(fixture.web, 'openid profile');
+    expect(tokens.refresh_token).toBeUndefined();
+  });
+
+  it('issues no refresh token for offline_access without prompt=consent (OIDC Core 11), and says so in the granted scope', async () => {
+    const { tokens } = await signIn(fixture.web, 'openid offline_access');
+    expect(tokens.refresh_token).toBeUndefined();
+    expect(tokens.scope?.split(' ')).not.toContain('offline_access');
+  });
+
+  it('issues no refresh token to a spa client, ever', async () => {
+    const { tokens } = await signIn(fixture.spa, 'openid profile', { prompt: 'consent' });
+    expect(tokens.refresh_token).toBeUndefined();
+  });
+
+  it('refuses a refresh token presented by another client', async () => {
+    const { tokens } = await signIn(fixture.web, 'openid offline_access', { prompt: 'consent' });
+    const other = await fixture.register({ clientType: 'web' });
+    const otherConfig = await discoverAs(server.issuer, other);
+    expect(await oauthError(oidc.refreshTokenGrant(otherConfig, tokens.refresh_token!))).toBe('invalid_grant');
+  });
+});

@@ -3,6 +3,8 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
 import { registerConsole } from './api/console-static.ts';
+import { agentApi, AGENT_API_PREFIX } from './api/agent/register-agent-api.ts';
+import { managementApi, MANAGEMENT_API_PREFIX } from './api/management/register-management-api.ts';
 import { AppError } from './errors.ts';
 import { createLoggerOptions } from './logging.ts';
 import type { InstanceSecrets } from './instance-secrets.ts';
@@ -80,6 +82,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The console (web/, built by Vite) at /console; it talks only to the management API.
   await registerConsole(app);
+
+  // Both management surfaces over the one service layer; the Agent API only when enabled (otherwise its paths are plain 404s).
+  const apiDeps = { services: deps.services, config: deps.config };
+  await app.register(managementApi, { prefix: MANAGEMENT_API_PREFIX, ...apiDeps, cookieKeys: deps.instanceSecrets.cookieKeys });
+  if (deps.config.agentApiEnabled) await app.register(agentApi, { prefix: AGENT_API_PREFIX, ...apiDeps });
 
   return app;
 }

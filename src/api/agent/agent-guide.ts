@@ -1,0 +1,181 @@
+import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
+import { CAPABILITIES, PROJECT_ROLES, ROLE_CAPABILITIES } from '../../domain/roles.ts';
+import { PROJECT_LIMITS } from '../../domain/text-fields.ts';
+import { ERROR_CODES, ERROR_STATUS } from '../../errors.ts';
+import { SESSION_LIFETIME_SECONDS } from '../../services/sessions.ts';
+import { AUDIT_PAGE } from '../../services/audit-log.ts';
+import { ERROR_ADVICE } from '../contracts/error-advice.ts';
+
+export interface GuideSettings {
+  baseUrl: string;
+  openapiUrl: string;
+  bodyLimitBytes: number;
+}
+
+const SCOPE_MEANINGS: Record<(typeof SCOPES)[number], string> = {
+  openid: 'required in every client; gives `sub` (the user\'s subjectId)',
+  profile: '`name` and `preferred_username`',
+  email: '`email` and `email_verified`',
+  student: '`student_status` (`active`, `not_student` or `unknown`)',
+  offline_access: 'refresh tokens; web clients only',
+};
+
+const CAPABILITY_MEANINGS: Record<(typeof CAPABILITIES)[number], string> = {
+  read: 'read the project, its members, clients and audit trail',
+  write_clients: 'register clients, change their metadata and OIDC configuration, rotate and revoke secrets',
+  manage_members: 'add members, change roles, remove members, transfer ownership',
+  manage_project: 'rename, describe, archive and un-archive the project',
+};
+
+const table = (header: string[], rows: string[][]) =>
+  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+
+const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
+
+function rolesSection(): string {
+  const rows = PROJECT_ROLES.map((role) => [`\`${role}\``, ROLE_CAPABILITIES[role].map((c) => `\`${c}\``).join(', ')]);
+  const capabilities = CAPABILITIES.map((c) => `- \`${c}\`: ${CAPABILITY_MEANINGS[c]}`).join('\n');
+  return `${table(['role', 'capabilities'], rows)}
+
+${capabilities}
+
+Administrators (\`user.isAdmin\`) act as owner on every project. A project has exactly one owner; it changes only by transfer, and the old owner becomes a maintainer. Each project you read carries your \`role\` and \`capabilities\`: check them before attempting a change.`;
+}
+
+function errorsSection(): string {
+  const rows = [...ERROR_CODES]
+    .sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b])
+    .map((code) => [String(ERROR_STATUS[code]), `\`${code}\``, escapeCell(ERROR_ADVICE[code].meaning), escapeCell(ERROR_ADVICE[code].action)]);
+  return table(['status', 'error', 'meaning', 'what to do'], rows);
+}
+
+/** The Markdown operating guide served as `prompt` by GET /instructions; every list comes from the constants the server enforces. */
+export function renderAgentGuide({ baseUrl, openapiUrl, bodyLimitBytes }: GuideSettings): string {
+  const graceDefault = SECRET_POLICY.defaultGraceSeconds;
+  const graceMax = SECRET_POLICY.maxGraceSeconds;
+  return `# Sesame Agent API: operating guide
+
+You are helping a person manage OpenID Connect (OIDC) projects, clients and project members in Sesame, an identity provider, through its Agent API. You act with that person's account and permissions, nothing more.
+
+## 1. Discovery
+
+- Base URL: \`${baseUrl}\`. Every path below is relative to it.
+- This guide: \`GET ${baseUrl}/instructions\` (no authentication).
+- The machine-readable contract: \`GET ${openapiUrl}\` (OpenAPI 3.1; no authentication). It lists every operation with its request and response schemas, examples and error responses. When this guide and the document disagree, the document is right.
+- Requests and responses are JSON. Send bodies with \`Content-Type: application/json\`, at most ${bodyLimitBytes} bytes. Unknown fields are refused, and types are strict: \`"60"\` is not a number.
+- Times are ISO-8601 text in UTC, e.g. \`2026-11-21T09:30:00.000Z\`.
+- Every error has one shape: \`{"error": "<code>", "error_description": "<what happened and what to do>", "field_errors": {"<field path>": "<problem>"}}\` (\`field_errors\` only when fields are at fault).
+
+## 2. Logging in and out
+
+1. Before asking for credentials, tell the person the caveats in section 9, and ask only if they agree.
+2. \`POST /auth/login\` with \`{"account": "...", "password": "..."}\`. The answer is \`{accessToken, tokenType: "Bearer", expiresIn: ${SESSION_LIFETIME_SECONDS}, user: {subjectId, account, displayName, isAdmin}, clientSecretPolicy: {defaultGraceSeconds: ${graceDefault}, maxGraceSeconds: ${graceMax}}}\`.
+3. Send \`Authorization: Bearer <accessToken>\` with every other request. Do not show the token in the conversation, write it to files, or pass it to other tools than these requests.
+4. \`GET /auth/me\` tells you who you are and whether the token still works.
+5. The token lives ${SESSION_LIFETIME_SECONDS} seconds. A \`401 login_required\` means it expired or was revoked: log in again; never retry with the old token.
+6. When the task is finished, \`POST /auth/logout\` (no body). The token stops working at once. Several tokens of one account can be valid at once; logout ends only the one you send.
+
+## 3. The model
+
+- **Projects** group OIDC clients and members. A project has a \`version\` (an integer). Every change to a project, member changes included, needs it as \`expectedProjectVersion\` and increases it by one.
+- **Clients** are relying parties: \`clientType\` is one of ${CLIENT_TYPES.map((t) => `\`${t}\``).join(', ')}. \`web\`: a confidential server-side app with a secret, authenticating at /token with client_secret_basic. \`spa\`: a public browser or native app, no secret, PKCE (S256) always. A client's type never changes.
+- Every client change (metadata, OIDC configuration, secrets) needs the client's \`clientVersion\` and increases it by one.
+- **Members** have one role in a project. You only see projects you are a member of (all of them if you are an administrator); any other project answers \`404 not_found\`, whether it exists or not.
+- An **archived** project is read-only (\`409 project_archived\`), and its clients cannot sign anyone in until the owner or an administrator makes it active again. A **disabled** client cannot sign anyone in either.
+- Every change is recorded in the project's audit trail (\`GET /projects/{projectId}/audit-logs\`) with your account, the surface \`agent\`, the changed fields and your IP address.
+
+### Roles
+
+${rolesSection()}
+
+### Scopes
+
+A client's \`scopeWhitelist\` is a subset of these, and must contain \`openid\`:
+
+${SCOPES.map((s) => `- \`${s}\`: ${SCOPE_MEANINGS[s]}`).join('\n')}
+
+A \`spa\` client cannot have \`offline_access\`.
+
+### Redirect URIs
+
+At least one, at most ${CLIENT_LIMITS.maxRedirectUris} (the same for post-logout URIs), each at most ${CLIENT_LIMITS.maxUriLength} characters, absolute, without a fragment (\`#\`), and matched exactly at sign-in. https is required except for \`http://localhost\`, \`http://127.0.0.1\` and \`http://[::1]\` (any port), and private-use schemes of native apps such as \`com.example.app:/callback\`.
+
+## 4. Typical sequences
+
+Read before you write: take versions from a fresh GET, never from memory of an earlier step.
+
+### Create a project and register clients
+
+1. \`POST /projects\` with \`{"name": "Course portal"}\`: 201 \`{project}\`; you are its owner.
+2. \`POST /projects/{projectId}/clients\` with \`{"clientType": "web", "displayName": "Course portal", "redirectUris": ["https://portal.example.com/callback"], "scopeWhitelist": ["openid", "profile", "email"]}\`: 201 \`{client, clientSecret, secret}\`. Hand the secret over as section 6 says.
+3. For a browser app: the same with \`"clientType": "spa"\`; there is no secret, and PKCE is always on.
+4. The client can sign users in at once, with \`client_id\` = \`client.clientId\`.
+
+### Change redirect URIs (or scopes, or PKCE)
+
+1. \`GET /projects/{projectId}/clients/{clientId}\`: read \`client.clientVersion\` and the current \`redirectUris\`, \`postLogoutRedirectUris\`, \`scopeWhitelist\`, \`requirePkce\`.
+2. \`PUT /projects/{projectId}/clients/{clientId}/revision\` with the whole new configuration and that version: \`{"clientVersion": 3, "redirectUris": [...], "postLogoutRedirectUris": [...], "scopeWhitelist": [...], "requirePkce": true}\`. It replaces the configuration: an omitted \`postLogoutRedirectUris\` becomes empty and an omitted \`requirePkce\` becomes true, so copy what should stay.
+3. The answer is the client with a new \`revision\` and \`clientVersion\`; the change is live at once.
+
+### Rotate a web client's secret
+
+1. \`GET /projects/{projectId}/clients/{clientId}\`: read \`clientVersion\`, and look at \`secrets\`. If one is \`retiring\` and its \`expiresAt\` is still ahead, a rotation would make a third usable secret and is refused: revoke it first (\`POST .../secrets/{secretId}/revoke\` with \`{"clientVersion": N}\`), after checking with the person that nothing still uses it (\`lastUsedAt\`).
+2. \`POST /projects/{projectId}/clients/{clientId}/secrets/rotate\` with \`{"clientVersion": N}\`, and optionally \`"gracePeriodSeconds"\` (default ${graceDefault}, at most ${graceMax}; 0 revokes the old secret at once).
+3. The answer (201) holds the new secret as \`clientSecret\` and \`secret.value\` (the same value). Hand it over as section 6 says. The old secret keeps working until the grace period ends, so the relying party can be redeployed in that time.
+
+### Add a member
+
+1. \`GET /users/lookup?account=NAME\` (exact account name): read \`user.subjectId\`.
+2. \`GET /projects/{projectId}\`: read \`project.version\`.
+3. \`POST /projects/{projectId}/members\` with \`{"subjectId": "...", "role": "maintainer", "expectedProjectVersion": N}\` (\`role\` is \`maintainer\` or \`viewer\`; default \`maintainer\`). The answer (201) is \`{member, project}\` with the new project version.
+
+Change a role with \`PATCH /projects/{projectId}/members/{subjectId}\` \`{"role": "viewer", "expectedProjectVersion": N}\`; remove a member with \`DELETE /projects/{projectId}/members/{subjectId}\` and the body \`{"expectedProjectVersion": N}\`.
+
+### Transfer ownership, archive
+
+- \`POST /projects/{projectId}/ownership/transfer\` with \`{"toSubjectId": "...", "expectedProjectVersion": N}\`: the target must already be a member; you become a maintainer.
+- \`PATCH /projects/{projectId}\` with \`{"status": "archived", "expectedProjectVersion": N}\` archives; \`"active"\` un-archives. Confirm with the person before archiving: it stops every client of the project.
+
+## 5. Recovering from 409 version_conflict
+
+It means someone (perhaps you, in an earlier step) changed the project or client after you read it. Do not resend the same request and do not guess the next number:
+
+1. GET the resource again (the project for \`expectedProjectVersion\`, the client for \`clientVersion\`).
+2. Check that your change still makes sense against what is there now (someone may have made it already, or changed the same fields); if it is unclear, ask the person.
+3. Send the change again with the new version. If it conflicts again, repeat at most a few times, then report to the person.
+
+## 6. One-time secrets
+
+A web client's secret is shown exactly once: in the answer that registers the client or rotates its secret, as \`clientSecret\` and as \`secret.value\` (the same value). Sesame keeps only a digest; nobody can read it again.
+
+- Give it to the person once, in a single message, clearly labelled with the client's \`clientId\`, and say that it will not be shown again and where it belongs (the relying party's configuration or secret store).
+- Do not repeat it anywhere else: not in later messages, summaries, files, code, commit messages, tickets or logs, and not as an argument to other tools unless the person asks you to put it in a specific place.
+- If it is lost, do not try to recover it: rotate the secret and hand over the new one.
+
+## 7. Errors
+
+Read \`error\` (the code) first, then \`error_description\` and \`field_errors\`. Requests refused with 4xx change nothing.
+
+${errorsSection()}
+
+## 8. Limits
+
+- Access token lifetime: ${SESSION_LIFETIME_SECONDS} seconds.
+- Secret grace period after a rotation: default ${graceDefault} seconds, at most ${graceMax} seconds; 0 revokes the old secret at once. At most ${SECRET_POLICY.maxUsableSecrets} usable secrets per client (the active one and one retiring).
+- Redirect and post-logout URIs: at least one redirect URI; at most ${CLIENT_LIMITS.maxRedirectUris} of each; each at most ${CLIENT_LIMITS.maxUriLength} characters.
+- Names: project name at most ${PROJECT_LIMITS.maxNameLength} characters, one line; project description at most ${PROJECT_LIMITS.maxDescriptionLength}; client display name at most ${CLIENT_LIMITS.maxDisplayNameLength}, one line; client description at most ${CLIENT_LIMITS.maxDescriptionLength}.
+- Request bodies: at most ${bodyLimitBytes} bytes of JSON.
+- Audit trail pages: \`limit\` 1-${AUDIT_PAGE.maxLimit} (default ${AUDIT_PAGE.defaultLimit}), \`before\` = the \`at\` of the last entry you have.
+- Failed logins are limited per account and per address; after too many, logins answer \`429 rate_limited\` with a Retry-After header.
+
+## 9. Security caveats of password login
+
+- The account and password pass through this AI conversation, and may be kept in its history or by the services that run it. Use password login only in an environment the person trusts with those credentials; otherwise ask them to do the task in the management console themselves.
+- Prefer an account with only the roles the task needs, not an administrator.
+- Never repeat the password, never store it, and never put it anywhere but the login request.
+- Keep the access token out of the conversation and out of files; it is as good as the password for ${SESSION_LIFETIME_SECONDS / 3600} hours.
+- Log out (\`POST /auth/logout\`) as soon as the task is done.
+- Confirm destructive changes (archiving a project, disabling a client, revoking a secret, removing a member, transferring ownership) with the person before making them.
+- In production this API is off unless the operator enables it (\`OIDC_AGENT_API_ENABLED=true\`).
+`;
+}

@@ -1,0 +1,61 @@
+import { agentLoginResponse, loginRequest, presentSecretPolicy, presentSessionUser, whoAmIResponse } from '../contracts/auth.ts';
+import { exampleSessionUser } from '../contracts/examples.ts';
+import { defineOperation } from '../operation.ts';
+
+const tag = 'Authentication';
+const exampleSecretPolicy = presentSecretPolicy();
+
+export const agentLogin = defineOperation({
+  operationId: 'login',
+  method: 'POST',
+  path: '/auth/login',
+  tag,
+  summary: 'Log in and get an access token',
+  description:
+    'Exchanges an account and password for a bearer token valid for `expiresIn` seconds (86400). Several tokens per account may be valid at once. ' +
+    'The password passes through the AI conversation: use this only in a trusted environment, and log out when the task is done.',
+  access: 'public',
+  body: loginRequest,
+  bodyExample: { account: 'alice', password: 'correct horse battery staple' },
+  response: {
+    status: 200,
+    description: 'The access token and who you are.',
+    schema: agentLoginResponse,
+    example: { accessToken: 'h4Vb9TqL2xR7mK1pZ8sN3wC6yF0jD5gE2aU7iO9kQ1r', tokenType: 'Bearer', expiresIn: 86400, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+  },
+  errors: ['invalid_credentials'],
+  async handle({ services, body, request }) {
+    const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'agent', ip: request.ip });
+    return { accessToken: token, tokenType: 'Bearer' as const, expiresIn, user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };
+  },
+});
+
+export const agentLogout = defineOperation({
+  operationId: 'logout',
+  method: 'POST',
+  path: '/auth/logout',
+  tag,
+  summary: 'Log out',
+  description: 'Revokes the access token at once. Call it when the task is finished.',
+  access: 'session',
+  response: { status: 204, description: 'The token is revoked.' },
+  errors: [],
+  async handle({ services, signedIn, request }) {
+    await services.sessions.logout(signedIn.token, { ip: request.ip });
+  },
+});
+
+export const agentWhoAmI = defineOperation({
+  operationId: 'whoAmI',
+  method: 'GET',
+  path: '/auth/me',
+  tag,
+  summary: 'Who am I',
+  description: 'The signed-in user and the client secret policy; also a cheap check that the token still works.',
+  access: 'session',
+  response: { status: 200, description: 'The signed-in user.', schema: whoAmIResponse, example: { user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy } },
+  errors: [],
+  async handle({ signedIn }) {
+    return { user: presentSessionUser(signedIn.user), clientSecretPolicy: presentSecretPolicy() };
+  },
+});

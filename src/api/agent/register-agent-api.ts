@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { ErrorCode } from '../../errors.ts';
+import { instructionsResponse, openApiDocumentResponse } from '../contracts/discovery.ts';
+import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.ts';
+import { defineOperation, type AnyOperation } from '../operation.ts';
+import { sharedOperations } from '../operations/index.ts';
+import { PACKAGE_VERSION } from '../package-version.ts';
+import { acceptJsonBodiesOnly, forbidCaching, registerOperations, type ApiDeps } from '../register-operations.ts';
+import { renderAgentGuide } from './agent-guide.ts';
+import { agentLogin, agentLogout, agentWhoAmI } from './auth-operations.ts';
+import { createBearerAuth } from './bearer-auth.ts';
+
+export const AGENT_API_PREFIX = '/api/agent';
+
+/** Addresses come from OIDC_ISSUER only, never from request headers a client or proxy could forge. */
+export function agentApiUrls(config: Pick<Config, 'issuer'>) {
+  const baseUrl = `${config.issuer}${AGENT_API_PREFIX}`;
+  return { baseUrl, openapiUrl: `${baseUrl}/openapi.json`, instructionsUrl: `${baseUrl}/instructions` };
+}
+
+function agentOperations(config: Config, bodyLimitBytes: number): AnyOperation[] {
+  const urls = agentApiUrls(config);
+  const instructions = {
+    version: PACKAGE_VERSION,
+    baseUrl: urls.baseUrl,
+    openapiUrl: urls.openapiUrl,
+    contentType: 'text/markdown' as const,
+    prompt: renderAgentGuide({ baseUrl: urls.baseUrl, openapiUrl: urls.openapiUrl, bodyLimitBytes }),
+  };
+
+  const getInstructions = defineOperation({
+    operationId: 'getInstructions',
+    method: 'GET',
+    path: '/instructions',
+    tag: 'Discovery',
+    summary: 'Operating guide for AI assistants',
+    description: 'Start here: a Markdown guide (`prompt`) to this API, with the addresses of the API and of its OpenAPI document. No authentication.',
+    access: 'public',
+    response: {
+      status: 200,
+      description: 'The guide and where the API lives.',
+      schema: instructionsResponse,
+      example: { ...instructions, prompt: '# Sesame Agent API: operating guide\n\nYou are helping a person manage OpenID Connect ...' },
+    },
+    errors: [],
+    async handle() {
+      return instructions;
+    },
+  });
+
+  let document: OpenApiDocument | undefined;
+  const getOpenApiDocument = defineOperation({
+    operationId: 'getOpenApiDocument',
+    method: 'GET',
+    path: '/openapi.json',
+    tag: 'Discovery',
+    summary: 'This OpenAPI 3.1 document',
+    description: 'The machine-readable contract of the Agent API, generated from the schemas that validate requests. No authentication.',
+    access: 'public',
+    response: { status: 200, description: 'The OpenAPI 3.1 document.', schema: openApiDocumentResponse, example: { openapi: '3.1.0', info: { title: 'Sesame Agent API', version: PACKAGE_VERSION }, paths: {} } },
+    errors: [],
+    async handle() {
+      document ??= buildOpenApiDocument(operations, {
+        title: 'Sesame Agent API',
+        version: PACKAGE_VERSION,
+        description:
+          'Manage OIDC projects, clients and members from an AI assistant or a script. Read the operating guide first: ' +
+          `${urls.instructionsUrl}. Log in with POST /auth/login and send \`Authorization: Bearer <accessToken>\`.`,
+        serverUrl: urls.baseUrl,
+        infoExtensions: { 'x-agent-instructions': urls.instructionsUrl },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout.' },
+        },
+        sessionSecurity: () => [{ bearerAuth: [] }],
+        sessionErrors: (): ErrorCode[] => ['login_required'],
+      });
+      return document;
+    },
+  });
+
+  const operations: AnyOperation[] = [getInstructions, getOpenApiDocument, agentLogin, agentLogout, agentWhoAmI, ...sharedOperations];
+  return operations;
+}
+
+/** The Agent API: bearer tokens, no CSRF, the shared operations. Mounted under AGENT_API_PREFIX only when enabled. */
+export async function agentApi(api: FastifyInstance, deps: ApiDeps): Promise<void> {
+  acceptJsonBodiesOnly(api);
+  forbidCaching(api);
+  registerOperations(api, agentOperations(deps.config, api.initialConfig.bodyLimit ?? 1_048_576), createBearerAuth(deps.services), deps);
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { AUDIT_PAGE } from '../../services/audit-log.ts';
+import type { AuditLogEntry } from '../../services/types.ts';
+import { timestamp, toIso } from './common.ts';
+
+// Query strings are text by nature; the integer is spelled out rather than coerced, so "1e3" or " 5" are refused.
+export const auditLogQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/, 'must be a positive whole number')
+    .transform(Number)
+    .pipe(z.number().max(AUDIT_PAGE.maxLimit, `must be at most ${AUDIT_PAGE.maxLimit}`))
+    .optional()
+    .meta({ description: `How many entries, newest first: 1-${AUDIT_PAGE.maxLimit}, default ${AUDIT_PAGE.defaultLimit}.` }),
+  before: z.iso
+    .datetime({ message: 'must be an ISO-8601 UTC time such as 2026-11-21T09:30:00.000Z' })
+    .optional()
+    .meta({ description: 'Only entries strictly older than this time: pass the `at` of the last entry you have to read the next page.' }),
+});
+
+export const auditLogJson = z
+  .object({
+    auditId: z.string(),
+    at: timestamp,
+    actorSubjectId: z.string().nullable().meta({ description: 'Who made the change; null for the system or the command line.' }),
+    surface: z.enum(['console', 'agent', 'cli', 'system']),
+    action: z.string().meta({ examples: ['client.revise'] }),
+    targetType: z.string(),
+    targetId: z.string(),
+    before: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields before the change; never a secret.' }),
+    after: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields after the change; never a secret.' }),
+    ip: z.string().nullable(),
+  })
+  .meta({ id: 'AuditLogEntry' });
+
+export type AuditLogJson = z.infer<typeof auditLogJson>;
+
+export const auditLogListResponse = z.object({ auditLogs: z.array(auditLogJson) });
+
+export const presentAuditLog = (entry: AuditLogEntry): z.infer<typeof auditLogJson> => ({
+  auditId: entry.auditId,
+  at: toIso(entry.at),
+  actorSubjectId: entry.actorSubjectId,
+  surface: entry.surface,
+  action: entry.action,
+  targetType: entry.targetType,
+  targetId: entry.targetId,
+  before: entry.before,
+  after: entry.after,
+  ip: entry.ip,
+});

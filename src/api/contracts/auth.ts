@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { SECRET_POLICY } from '../../domain/clients.ts';
+import type { User } from '../../services/users.ts';
+
+export const loginRequest = z
+  .object({
+    account: z.string().min(1).max(256).meta({ description: 'The account name (case-insensitive).' }),
+    password: z.string().min(1).max(1024).meta({ description: 'The password. It passes through the conversation: use only in a trusted environment.' }),
+  })
+  .strict();
+
+export const sessionUser = z
+  .object({
+    subjectId: z.string().meta({ description: 'The user\'s subject identifier (`sub` in ID tokens); use it to add members.' }),
+    account: z.string(),
+    displayName: z.string(),
+    isAdmin: z.boolean().meta({ description: 'Administrators act as owner on every project and manage users.' }),
+  })
+  .meta({ id: 'SessionUser' });
+
+export const clientSecretPolicy = z
+  .object({
+    defaultGraceSeconds: z.number().int().meta({ description: 'How long a rotated-out secret keeps working when no grace period is given.' }),
+    maxGraceSeconds: z.number().int().meta({ description: 'The longest grace period a rotation accepts.' }),
+  })
+  .meta({ id: 'ClientSecretPolicy' });
+
+export const agentLoginResponse = z.object({
+  accessToken: z.string().meta({ description: 'Send as `Authorization: Bearer <accessToken>`. Keep it out of logs and chat transcripts.' }),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.number().int().meta({ description: 'Seconds until the token expires.' }),
+  user: sessionUser,
+  clientSecretPolicy,
+});
+
+export const consoleLoginResponse = z.object({
+  expiresIn: z.number().int().meta({ description: 'Seconds until the session cookie expires.' }),
+  csrfToken: z.string().meta({ description: 'Send in the `X-CSRF-Token` header of every state-changing request of this session.' }),
+  user: sessionUser,
+  clientSecretPolicy,
+});
+
+export const whoAmIResponse = z.object({ user: sessionUser, clientSecretPolicy });
+
+export const consoleContextResponse = z.object({
+  authenticated: z.boolean(),
+  csrfToken: z.string().meta({
+    description: 'Signed in: the session\'s CSRF token. Signed out: the login-CSRF token that `POST /auth/login` needs in `X-CSRF-Token`.',
+  }),
+  user: sessionUser.optional(),
+  clientSecretPolicy: clientSecretPolicy.optional(),
+});
+
+export const presentSessionUser = (user: User): z.infer<typeof sessionUser> => ({
+  subjectId: user.subjectId,
+  account: user.account,
+  displayName: user.displayName,
+  isAdmin: user.isAdmin,
+});
+
+export const presentSecretPolicy = (): z.infer<typeof clientSecretPolicy> => ({
+  defaultGraceSeconds: SECRET_POLICY.defaultGraceSeconds,
+  maxGraceSeconds: SECRET_POLICY.maxGraceSeconds,
+});

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
+import type { Client, NewSecret, SecretInfo } from '../../services/types.ts';
+import { clientIdParams, clientVersion, timestamp, toIso, toIsoOrNull } from './common.ts';
+
+export const CLIENT_STATUSES = ['active', 'disabled'] as const;
+export const SECRET_STATUSES = ['active', 'retiring', 'revoked'] as const;
+
+const uriList = (description: string) =>
+  z.array(z.string().meta({ format: 'uri', maxLength: CLIENT_LIMITS.maxUriLength })).meta({ description, maxItems: CLIENT_LIMITS.maxRedirectUris });
+
+// Scopes and URIs are typed here but judged by the domain rules, so every problem comes back as invalid_client_metadata.
+const scopeList = z.array(z.string().meta({ enum: [...SCOPES] })).meta({
+  description: `Allowed scopes: ${SCOPES.join(', ')}. Must contain openid; a spa client cannot have offline_access.`,
+});
+
+export const secretInfoJson = z
+  .object({
+    secretId: z.string(),
+    status: z.enum(SECRET_STATUSES).meta({ description: '`retiring` secrets still work at /token until `expiresAt`.' }),
+    createdAt: timestamp,
+    expiresAt: timestamp.nullable().meta({ description: 'When a retiring secret stops working; null for the active one.' }),
+    lastUsedAt: timestamp.nullable().meta({ description: 'Last successful use at /token; shows whether a retiring secret is still in use.' }),
+  })
+  .meta({ id: 'SecretInfo', description: 'A client secret\'s metadata; the value itself is never shown again.' });
+
+export const clientJson = z
+  .object({
+    clientId: z.string().meta({ description: 'The OIDC `client_id`.' }),
+    projectId: z.string(),
+    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web`: confidential, authenticates with client_secret_basic. `spa`: public, no secret, PKCE always.' }),
+    displayName: z.string(),
+    description: z.string(),
+    redirectUris: z.array(z.string()),
+    postLogoutRedirectUris: z.array(z.string()),
+    scopeWhitelist: z.array(z.enum(SCOPES)),
+    requirePkce: z.boolean(),
+    status: z.enum(CLIENT_STATUSES).meta({ description: 'A disabled client cannot sign anyone in.' }),
+    revision: z.number().int().meta({ description: 'Number of the current OIDC configuration revision.' }),
+    secrets: z.array(secretInfoJson),
+    clientVersion: z.number().int().meta({ description: 'Optimistic-lock version; send it back as `clientVersion` with every change to this client.' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Client' });
+
+export type ClientJson = z.infer<typeof clientJson>;
+
+const presentSecretInfo = (secret: SecretInfo): z.infer<typeof secretInfoJson> => ({
+  secretId: secret.secretId,
+  status: secret.status,
+  createdAt: toIso(secret.createdAt),
+  expiresAt: toIsoOrNull(secret.expiresAt),
+  lastUsedAt: toIsoOrNull(secret.lastUsedAt),
+});
+
+export function presentClient(client: Client): ClientJson {
+  return {
+    clientId: client.clientId,
+    projectId: client.projectId,
+    clientType: client.clientType,
+    displayName: client.displayName,
+    description: client.description,
+    redirectUris: [...client.redirectUris],
+    postLogoutRedirectUris: [...client.postLogoutRedirectUris],
+    scopeWhitelist: [...client.scopeWhitelist],
+    requirePkce: client.requirePkce,
+    status: client.status,
+    revision: client.revision,
+    secrets: client.secrets.map(presentSecretInfo),
+    clientVersion: client.clientVersion,
+    createdAt: toIso(client.createdAt),
+    updatedAt: toIso(client.updatedAt),
+  };
+}
+
+export const newSecretJson = z
+  .object({
+    secretId: z.string(),
+    value: z.string().meta({ description: 'The plaintext secret: shown this once, never again. Hand it to the user directly.' }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'NewSecret' });
+
+const presentNewSecret = (secret: NewSecret): z.infer<typeof newSecretJson> => ({ secretId: secret.secretId, value: secret.value, createdAt: toIso(secret.createdAt) });
+
+export const clientResponse = z.object({ client: clientJson });
+export const clientListResponse = z.object({ clients: z.array(clientJson) });
+
+export const registeredClientResponse = z.object({
+  client: clientJson,
+  clientSecret: z.string().optional().meta({ description: 'web clients only: the plaintext secret, the same as `secret.value`, shown this once.' }),
+  secret: newSecretJson.optional().meta({ description: 'web clients only.' }),
+});
+
+export const rotatedSecretResponse = z.object({
+  client: clientJson,
+  clientSecret: z.string().meta({ description: 'The new plaintext secret, the same as `secret.value`, shown this once.' }),
+  secret: newSecretJson,
+});
+
+export function presentClientWithSecret(result: { client: Client; secret?: NewSecret | undefined }) {
+  return {
+    client: presentClient(result.client),
+    ...(result.secret ? { clientSecret: result.secret.value, secret: presentNewSecret(result.secret) } : {}),
+  };
+}
+
+export function presentRotation(result: { client: Client; secret: NewSecret }) {
+  return { client: presentClient(result.client), clientSecret: result.secret.value, secret: presentNewSecret(result.secret) };
+}
+
+const configurationFields = {
+  redirectUris: uriList(
+    'At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback.',
+  ),
+  postLogoutRedirectUris: uriList('Where /session/end may send the user back; the same URI rules.').optional(),
+  scopeWhitelist: scopeList,
+  requirePkce: z.boolean().optional().meta({ description: 'Defaults to true. Only a web client may set false; a spa client always requires PKCE (S256).' }),
+};
+
+const typeGuard = z
+  .enum(CLIENT_TYPES)
+  .optional()
+  .meta({ description: 'Optional; if given it must be the client\'s current type. A client\'s type never changes (409 invalid_client_type).' });
+
+export const registerClientRequest = z
+  .object({
+    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web` (confidential, gets a secret) or `spa` (public, no secret).' }),
+    displayName: z.string().meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength }),
+    description: z.string().optional().meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength }),
+    ...configurationFields,
+  })
+  .strict();
+
+export const updateClientMetadataRequest = z
+  .object({
+    clientVersion,
+    displayName: z.string().optional().meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength }),
+    description: z.string().optional().meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength }),
+    status: z.enum(CLIENT_STATUSES).optional().meta({ description: '`disabled` stops the client signing anyone in; `active` re-enables it.' }),
+    clientType: typeGuard,
+  })
+  .strict();
+
+export const reviseClientRequest = z
+  .object({ clientVersion, ...configurationFields, clientType: typeGuard })
+  .strict()
+  .meta({ description: 'The whole new OIDC configuration: omitted optional lists become empty, omitted requirePkce becomes true.' });
+
+export const rotateSecretRequest = z
+  .object({
+    clientVersion,
+    gracePeriodSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(SECRET_POLICY.maxGraceSeconds)
+      .optional()
+      .meta({
+        description: `How long the old secret keeps working: default ${SECRET_POLICY.defaultGraceSeconds}, at most ${SECRET_POLICY.maxGraceSeconds}; 0 revokes it at once.`,
+      }),
+  })
+  .strict();
+
+export const revokeSecretRequest = z.object({ clientVersion }).strict();
+
+export const secretParams = clientIdParams.extend({ secretId: z.string().meta({ description: 'The secret identifier from `client.secrets`, e.g. `sec_...`.' }) });

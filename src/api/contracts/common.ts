@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { ERROR_CODES } from '../../errors.ts';
+
+/** Domain objects carry epoch milliseconds; JSON carries ISO-8601 UTC text. */
+export const timestamp = z.iso.datetime().meta({ description: 'ISO-8601 time in UTC', examples: ['2026-11-21T09:30:00.000Z'] });
+
+export const toIso = (epochMs: number): string => new Date(epochMs).toISOString();
+export const toIsoOrNull = (epochMs: number | null): string | null => (epochMs === null ? null : toIso(epochMs));
+
+export const projectVersion = z.number().int().min(1).meta({
+  description: 'The project version you last read (`project.version`); a stale one is refused with 409 version_conflict.',
+  examples: [3],
+});
+
+export const clientVersion = z.number().int().min(1).meta({
+  description: 'The client version you last read (`client.clientVersion`); a stale one is refused with 409 version_conflict.',
+  examples: [2],
+});
+
+export const errorBody = z
+  .object({
+    error: z.enum(ERROR_CODES).meta({ description: 'Machine-readable error code; the closed list is in the instructions.' }),
+    error_description: z.string().meta({ description: 'What happened and what to do about it.' }),
+    field_errors: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it.' }),
+  })
+  .meta({ id: 'Error', description: 'The one error shape of both management APIs.' });
+
+export type ErrorBodyJson = z.infer<typeof errorBody>;
+
+export const projectIdParams = z.object({ projectId: z.string().meta({ description: 'The project identifier, e.g. `prj_...`.' }) });
+export const clientIdParams = projectIdParams.extend({ clientId: z.string().meta({ description: 'The client identifier (`client_id` at the OIDC side), e.g. `cli_...`.' }) });

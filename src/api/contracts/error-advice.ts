@@ -1,0 +1,84 @@
+import type { ErrorCode } from '../../errors.ts';
+
+export interface ErrorAdvice {
+  /** When the server answers with this code. */
+  meaning: string;
+  /** What a caller (person, script or AI assistant) should do next. */
+  action: string;
+}
+
+/** One entry per error code: a code added to ERROR_STATUS without advice here fails the type check. */
+export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
+  invalid_request: {
+    meaning: 'The request is malformed: wrong JSON types, an unknown field, a missing required field, or a value out of range.',
+    action: 'Read `field_errors`, fix those fields and send again. Numbers must be JSON numbers, not strings; send only documented fields.',
+  },
+  invalid_client_metadata: {
+    meaning: 'The client\'s settings break a registration rule (redirect URIs, scopes, PKCE, names).',
+    action: 'Read `field_errors`, correct the named fields (for example an https redirect URI, or a scope list containing openid) and send again.',
+  },
+  login_required: {
+    meaning: 'No valid session: the token or cookie is missing, expired, revoked, or its user was disabled.',
+    action: 'Log in again with `POST /auth/login` and repeat the request with the new token. Do not retry with the old one.',
+  },
+  invalid_credentials: {
+    meaning: 'The account or password is wrong, or the account is disabled (the answer is the same on purpose).',
+    action: 'Ask the user to check the account and password. Do not guess or retry repeatedly: repeated failures may be refused with 429 rate_limited.',
+  },
+  forbidden: {
+    meaning: 'You can see the project, but your role does not allow this operation.',
+    action: 'Check `project.capabilities`. Ask the project owner (or an administrator) to do it, or to give you a role that can.',
+  },
+  csrf_failed: {
+    meaning: 'Console only: the X-CSRF-Token header is missing or does not match the session (or, for login, the login-CSRF cookie).',
+    action: 'Fetch `GET /auth/context`, send its `csrfToken` in the X-CSRF-Token header, and try again.',
+  },
+  not_found: {
+    meaning: 'The resource does not exist, or you are not a member of its project (the two are indistinguishable on purpose).',
+    action: 'Check the identifiers; list your projects (`GET /projects`) or the project\'s clients to find the right one, or ask the owner to add you.',
+  },
+  version_conflict: {
+    meaning: 'The `expectedProjectVersion` or `clientVersion` you sent is not the current one: someone changed the resource since you read it.',
+    action: 'GET the resource again, take its current version, check that your change still makes sense against the new state, and retry once with the new version.',
+  },
+  project_archived: {
+    meaning: 'The project is archived and read-only.',
+    action: 'Ask the owner or an administrator whether to un-archive it (`PATCH /projects/{projectId}` with `status: "active"`); then retry.',
+  },
+  member_exists: {
+    meaning: 'The user is already a member of the project.',
+    action: 'List the members; to change their role use `PATCH /projects/{projectId}/members/{subjectId}`.',
+  },
+  last_owner: {
+    meaning: 'The change would leave the project without its one owner (removing or demoting the owner).',
+    action: 'Transfer ownership first with `POST /projects/{projectId}/ownership/transfer`; the old owner then becomes a maintainer.',
+  },
+  invalid_client_type: {
+    meaning: 'The operation does not apply to this client type (for example rotating the secret of a spa client), or the request tries to change a client\'s type.',
+    action: 'A client\'s type never changes. Register a new client of the wanted type instead; spa clients have no secret.',
+  },
+  secret_limit_exceeded: {
+    meaning: 'The client already has an active secret and a retiring one that still works; a third usable secret is not allowed.',
+    action: 'Wait until the retiring secret expires, or revoke it with `POST .../secrets/{secretId}/revoke` (once nothing uses it: see `lastUsedAt`), then rotate.',
+  },
+  request_too_large: {
+    meaning: 'The request body is larger than the server accepts (64 KiB; see the limits).',
+    action: 'Send a smaller body; no management request needs more.',
+  },
+  unsupported_media_type: {
+    meaning: 'The body is not sent as JSON.',
+    action: 'Send the body as JSON with `Content-Type: application/json`.',
+  },
+  rate_limited: {
+    meaning: 'Too many attempts (for example failed logins) in a short time.',
+    action: 'Wait the number of seconds in the Retry-After header before trying again.',
+  },
+  internal_error: {
+    meaning: 'An unexpected failure on the server; nothing was changed unless a later read shows otherwise.',
+    action: 'GET the resource to see its state, retry once, and report the problem if it persists.',
+  },
+  service_unavailable: {
+    meaning: 'The server is temporarily unable to serve (for example its database is unreachable).',
+    action: 'Wait the number of seconds in the Retry-After header, then retry.',
+  },
+};

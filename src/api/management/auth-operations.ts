@@ -1,0 +1,115 @@
+import { randomBase62 } from '../../domain/ids.ts';
+import { AppError } from '../../errors.ts';
+import { consoleContextResponse, consoleLoginResponse, loginRequest, presentSecretPolicy, presentSessionUser, whoAmIResponse } from '../contracts/auth.ts';
+import { exampleSessionUser } from '../contracts/examples.ts';
+import { defineOperation, type AnyOperation } from '../operation.ts';
+import { CSRF_HEADER } from './cookie-auth.ts';
+import type { ConsoleCookies } from './console-cookies.ts';
+import type { CsrfTokens } from './csrf.ts';
+
+const tag = 'Authentication';
+const LOGIN_CSRF_LIFETIME_SECONDS = 3600;
+const exampleSecretPolicy = presentSecretPolicy();
+const exampleCsrfToken = 'q3VbX0n8Zk2mT7pLr4sW9yC1dF6hJ5gE8aU2iO0kQ1w';
+
+const headerValue = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
+
+/** Console sign-in, context, logout and who-am-I: they differ from the Agent API's only in carrying a cookie instead of a token. */
+export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens): AnyOperation[] {
+  const getContext = defineOperation({
+    operationId: 'getConsoleContext',
+    method: 'GET',
+    path: '/auth/context',
+    tag,
+    summary: 'Console session and CSRF token',
+    description:
+      'Signed in: the user and the session\'s CSRF token for the X-CSRF-Token header. Signed out: `authenticated: false` and a login-CSRF token, ' +
+      'also set as a cookie, which `POST /auth/login` needs in X-CSRF-Token.',
+    access: 'public',
+    security: [{}, { sessionCookie: [] }],
+    response: {
+      status: 200,
+      description: 'Whether a session is active, and the CSRF token to use next.',
+      schema: consoleContextResponse,
+      example: { authenticated: true, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+    },
+    errors: [],
+    async handle({ services, request, reply }) {
+      const token = cookies.read(request, 'session');
+      const authenticated = token ? await services.sessions.authenticate(token, 'console') : null;
+      if (token && authenticated) {
+        return { authenticated: true, csrfToken: csrf.forSession(token), user: presentSessionUser(authenticated.user), clientSecretPolicy: presentSecretPolicy() };
+      }
+      let nonce = cookies.read(request, 'loginCsrf');
+      if (!nonce) {
+        nonce = randomBase62(32);
+        cookies.set(reply, 'loginCsrf', nonce, LOGIN_CSRF_LIFETIME_SECONDS);
+      }
+      return { authenticated: false, csrfToken: csrf.forLogin(nonce) };
+    },
+  });
+
+  const login = defineOperation({
+    operationId: 'login',
+    method: 'POST',
+    path: '/auth/login',
+    tag,
+    summary: 'Sign in to the console',
+    description:
+      'Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from ' +
+      '`GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session\'s CSRF token for later writes.',
+    access: 'public',
+    security: [{ loginCsrfCookie: [], csrfHeader: [] }],
+    body: loginRequest,
+    bodyExample: { account: 'alice', password: 'correct horse battery staple' },
+    response: {
+      status: 200,
+      description: 'Signed in; the session cookie is set.',
+      schema: consoleLoginResponse,
+      example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+    },
+    errors: ['csrf_failed', 'invalid_credentials'],
+    async handle({ services, body, request, reply }) {
+      if (!csrf.verifyLogin(cookies.read(request, 'loginCsrf'), headerValue(request.headers[CSRF_HEADER]))) {
+        throw new AppError('csrf_failed', 'Fetch GET /api/management/auth/context first and send its csrfToken in the X-CSRF-Token header, with the cookie it sets.');
+      }
+      const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'console', ip: request.ip });
+      cookies.set(reply, 'session', token, expiresIn);
+      cookies.clear(reply, 'loginCsrf');
+      return { expiresIn, csrfToken: csrf.forSession(token), user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };
+    },
+  });
+
+  const logout = defineOperation({
+    operationId: 'logout',
+    method: 'POST',
+    path: '/auth/logout',
+    tag,
+    summary: 'Sign out of the console',
+    description: 'Ends the session at once and clears its cookie.',
+    access: 'session',
+    response: { status: 204, description: 'Signed out.' },
+    errors: [],
+    async handle({ services, signedIn, request, reply }) {
+      await services.sessions.logout(signedIn.token, { ip: request.ip });
+      cookies.clear(reply, 'session');
+    },
+  });
+
+  const whoAmI = defineOperation({
+    operationId: 'whoAmI',
+    method: 'GET',
+    path: '/auth/me',
+    tag,
+    summary: 'Who am I',
+    description: 'The signed-in user and the client secret policy.',
+    access: 'session',
+    response: { status: 200, description: 'The signed-in user.', schema: whoAmIResponse, example: { user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy } },
+    errors: [],
+    async handle({ signedIn }) {
+      return { user: presentSessionUser(signedIn.user), clientSecretPolicy: presentSecretPolicy() };
+    },
+  });
+
+  return [getContext, login, logout, whoAmI];
+}

@@ -1,0 +1,78 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Actor } from '../domain/actor.ts';
+import type { ErrorCode } from '../errors.ts';
+import type { Services } from '../services/index.ts';
+import type { User } from '../services/users.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** `session`: a signed-in user (bearer token on the Agent API; cookie, plus CSRF header on writes, on the console). */
+export type Access = 'public' | 'session';
+
+export interface SignedIn {
+  user: User;
+  /** The session's bearer token or cookie value, for logout and CSRF; never logged or returned. */
+  token: string;
+}
+
+export interface OperationContext<P, Q, B, A extends Access> {
+  params: P;
+  query: Q;
+  body: B;
+  actor: Actor;
+  signedIn: A extends 'session' ? SignedIn : null;
+  services: Services;
+  config: Config;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type SuccessStatus = 200 | 201 | 204;
+
+/**
+ * One management operation: the zod schemas validate the request and give the handler its
+ * types, and the same schemas, texts and examples make the operation's OpenAPI entry.
+ */
+export interface Operation<
+  P extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  B extends z.ZodType = z.ZodUndefined,
+  R extends z.ZodType = z.ZodVoid,
+  A extends Access = Access,
+> {
+  operationId: string;
+  method: HttpMethod;
+  /** Relative to the API's prefix, in Fastify's notation (`/projects/:projectId`). */
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  access: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  bodyExample?: z.input<B>;
+  response: { status: SuccessStatus; description: string; schema?: R; example?: z.output<R> };
+  /** The errors this operation itself can answer; those of authentication, parsing and the server are added by the document builder. */
+  errors: readonly ErrorCode[];
+  /** Replaces the surface's security requirement in the document (the console's login and context). */
+  security?: Array<Record<string, string[]>>;
+  handle(context: OperationContext<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.output<R>>;
+}
+
+// Existential over the schema parameters: lists hold operations of every shape.
+export type AnyOperation = Operation<any, any, any, any, Access>;
+
+export function defineOperation<
+  P extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  B extends z.ZodType = z.ZodUndefined,
+  R extends z.ZodType = z.ZodVoid,
+  A extends Access = Access,
+>(operation: Operation<P, Q, B, R, A>): Operation<P, Q, B, R, A> {
+  return operation;
+}
+
+export const isStateChanging = (method: HttpMethod) => method !== 'GET';

@@ -1,0 +1,102 @@
+import { exampleTime, exampleUser } from '../contracts/examples.ts';
+import {
+  createUserRequest,
+  lookupQuery,
+  lookupResponse,
+  presentAdminUser,
+  presentUserSummary,
+  setPasswordRequest,
+  subjectParams,
+  updateUserRequest,
+  userListResponse,
+  userResponse,
+} from '../contracts/users.ts';
+import { defineOperation } from '../operation.ts';
+
+export const lookupUser = defineOperation({
+  operationId: 'lookupUser',
+  method: 'GET',
+  path: '/users/lookup',
+  tag: 'Users',
+  summary: 'Find a user to add as a member',
+  description: 'Exact, case-insensitive match on the account name; returns the `subjectId` that `POST /projects/{projectId}/members` needs. No partial matches, no listing.',
+  access: 'session',
+  query: lookupQuery,
+  response: { status: 200, description: 'The user.', schema: lookupResponse, example: { user: { subjectId: exampleUser.subjectId, account: exampleUser.account, displayName: exampleUser.displayName } } },
+  errors: ['invalid_request', 'not_found'],
+  async handle({ services, actor, query }) {
+    return { user: presentUserSummary(await services.users.lookupUser(actor, query.account)) };
+  },
+});
+
+const adminTag = 'Administration';
+
+export const listUsers = defineOperation({
+  operationId: 'listUsers',
+  method: 'GET',
+  path: '/admin/users',
+  tag: adminTag,
+  summary: 'List all users (administrators)',
+  description: 'Every account of the instance. Administrators only.',
+  access: 'session',
+  response: { status: 200, description: 'The users, by account name.', schema: userListResponse, example: { users: [exampleUser] } },
+  errors: ['forbidden'],
+  async handle({ services, actor }) {
+    return { users: (await services.users.listUsers(actor)).map(presentAdminUser) };
+  },
+});
+
+export const createUser = defineOperation({
+  operationId: 'createUser',
+  method: 'POST',
+  path: '/admin/users',
+  tag: adminTag,
+  summary: 'Create a user (administrators)',
+  description: 'Creates an account that can sign in at once. Administrators only. The password is stored as an argon2id hash and never shown again.',
+  access: 'session',
+  body: createUserRequest,
+  bodyExample: { account: 'bob', displayName: 'Bob Builder', email: 'bob@example.com', password: 'a long passphrase for bob' },
+  response: { status: 201, description: 'The new user.', schema: userResponse, example: { user: exampleUser } },
+  errors: ['invalid_request', 'forbidden'],
+  async handle({ services, actor, body }) {
+    return { user: presentAdminUser(await services.users.createUser(actor, body)) };
+  },
+});
+
+export const updateUser = defineOperation({
+  operationId: 'updateUser',
+  method: 'PATCH',
+  path: '/admin/users/:subjectId',
+  tag: adminTag,
+  summary: 'Change a user (administrators)',
+  description: 'Changes profile fields, the administrator flag, or disables (`status: "disabled"`, which ends every session at once) or re-enables the account. Administrators only; you cannot disable yourself or drop your own administrator flag.',
+  access: 'session',
+  params: subjectParams,
+  body: updateUserRequest,
+  bodyExample: { status: 'disabled' },
+  response: { status: 200, description: 'The changed user.', schema: userResponse, example: { user: { ...exampleUser, status: 'disabled', updatedAt: exampleTime } } },
+  errors: ['invalid_request', 'forbidden', 'not_found'],
+  async handle({ services, actor, params, body }) {
+    return { user: presentAdminUser(await services.users.updateUser(actor, params.subjectId, body)) };
+  },
+});
+
+export const setUserPassword = defineOperation({
+  operationId: 'setUserPassword',
+  method: 'POST',
+  path: '/admin/users/:subjectId/password',
+  tag: adminTag,
+  summary: 'Set a user\'s password (administrators)',
+  description: 'Replaces the password and ends every session of the user. Administrators only.',
+  access: 'session',
+  params: subjectParams,
+  body: setPasswordRequest,
+  bodyExample: { password: 'a new long passphrase' },
+  response: { status: 204, description: 'The password is set; the user\'s sessions are ended.' },
+  errors: ['invalid_request', 'forbidden', 'not_found'],
+  async handle({ services, actor, params, body }) {
+    await services.users.setPassword(actor, params.subjectId, body.password);
+  },
+});
+
+export const userOperations = [lookupUser, listUsers, createUser, updateUser, setUserPassword];

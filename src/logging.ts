@@ -32,7 +32,7 @@ export function createLoggerOptions(level: string): LoggerOptions & { level: str
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
       // Query strings carry authorization codes and states; log the path only.
-      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: req.url.split('?')[0], ip: req.ip }),
+      req: (req: { method?: string; url?: string; ip?: string }) => ({ method: req.method, url: typeof req.url === 'string' ? req.url.split('?')[0] : undefined, ip: req.ip }),
     },
   };
 }

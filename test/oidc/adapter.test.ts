@@ -1,0 +1,106 @@
+import type { AdapterPayload } from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOidcAdapterFactory } from '../../src/oidc/adapter.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+
+describe.each(TEST_ENGINES)('oidc-provider adapter over oidc_payloads on %s', (engine) => {
+  let ctx: TestContext;
+  let adapterFor: ReturnType<typeof createOidcAdapterFactory>;
+  beforeAll(async () => {
+    ctx = await createTestContext(engine);
+    adapterFor = createOidcAdapterFactory({ db: ctx.db, clock: ctx.clock });
+  });
+  afterAll(() => ctx.close());
+
+  it('stores, finds, replaces and destroys a payload per model', async () => {
+    const tokens = adapterFor('AccessToken');
+    const payload: AdapterPayload = { jti: 'at-1', kind: 'AccessToken', grantId: 'g-1', accountId: 'acc', scope: 'openid' };
+    await tokens.upsert('at-1', payload, 3600);
+    expect(await tokens.find('at-1')).toEqual(payload);
+    expect(await adapterFor('RefreshToken').find('at-1')).toBeUndefined();
+    await tokens.upsert('at-1', { ...payload, scope: 'openid profile' }, 3600);
+    expect((await tokens.find('at-1'))?.scope).toBe('openid profile');
+    await tokens.destroy('at-1');
+    expect(await tokens.find('at-1')).toBeUndefined();
+  });
+
+  it('treats an expired row as absent', async () => {
+    const codes = adapterFor('AuthorizationCode');
+    await codes.upsert('code-1', { jti: 'code-1', kind: 'AuthorizationCode' }, 60);
+    expect(await codes.find('code-1')).toBeDefined();
+    ctx.clock.advance(61_000);
+    try {
+      expect(await codes.find('code-1')).toBeUndefined();
+    } finally {
+      ctx.clock.advance(-61_000);
+    }
+  });
+
+  it('marks a consumed payload, as oidc-provider detects code and refresh token reuse by it', async () => {
+    const refresh = adapterFor('RefreshToken');
+    await refresh.upsert('rt-1', { jti: 'rt-1', kind: 'RefreshToken', grantId: 'g-2' }, 3600);
+    expect((await refresh.find('rt-1'))?.consumed).toBeUndefined();
+    await refresh.consume('rt-1');
+    expect((await refresh.find('rt-1'))?.consumed).toEqual(expect.any(Number));
+  });
+
+  it('revokes every artifact of a grant, model by model, and nothing of other grants', async () => {
+    const access = adapterFor('AccessToken');
+    const refresh = adapterFor('RefreshToken');
+    await access.upsert('at-a', { jti: 'at-a', grantId: 'grant-a' }, 3600);
+    await access.upsert('at-b', { jti: 'at-b', grantId: 'grant-b' }, 3600);
+    await refresh.upsert('rt-a', { jti: 'rt-a', grantId: 'grant-a' }, 3600);
+    await access.revokeByGrantId('grant-a');
+    expect(await access.find('at-a')).toBeUndefined();
+    expect(await access.find('at-b')).toBeDefined();
+    expect(await refresh.find('rt-a')).toBeDefined();
+    await refresh.revokeByGrantId('grant-a');
+    expect(await refresh.find('rt-a')).toBeUndefined();
+  });
+
+  it('finds a session by its uid, and keeps a payload without expiry', async () => {
+    const sessions = adapterFor('Session');
+    await sessions.upsert('sess-1', { jti: 'sess-1', uid: 'uid-1', accountId: 'acc' }, 600);
+    expect((await sessions.findByUid('uid-1'))?.jti).toBe('sess-1');
+    expect(await sessions.findByUid('uid-2')).toBeUndefined();
+    const grants = adapterFor('Grant');
+    await grants.upsert('grant-x', { jti: 'grant-x', accountId: 'acc' });
+    ctx.clock.advance(10 * 365 * 24 * 3600 * 1000);
+    try {
+      expect(await grants.find('grant-x')).toBeDefined();
+      expect(await sessions.findByUid('uid-1')).toBeUndefined();
+    } finally {
+      ctx.clock.advance(-10 * 365 * 24 * 3600 * 1000);
+    }
+  });
+
+  it('reads clients from the clients table: active ones only, never written through the protocol', async () => {
+    const clients = adapterFor('Client');
+    const admin = (await ctx.services.users.findByAccount('admin'))!;
+    const actor = { subjectId: admin.subjectId, isAdmin: true, surface: 'cli' as const, ip: null };
+    const project = await ctx.services.projects.createProject(actor, { name: 'Adapter' });
+    const { client } = await ctx.services.clients.registerClient(actor, project.projectId, {
+      clientType: 'web',
+      displayName: 'Adapter web',
+      redirectUris: ['https://rp.example.com/cb'],
+      scopeWhitelist: ['openid', 'email', 'offline_access'],
+    });
+    const metadata = await clients.find(client.clientId);
+    expect(metadata).toMatchObject({
+      client_id: client.clientId,
+      client_name: 'Adapter web',
+      redirect_uris: ['https://rp.example.com/cb'],
+      response_types: ['code'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      scope: 'openid email offline_access',
+    });
+    expect(JSON.stringify(metadata)).not.toContain(client.secrets[0]!.secretId);
+    expect(await clients.find('unknown')).toBeUndefined();
+    await expect(clients.upsert('x', { client_id: 'x' })).rejects.toThrow(/management APIs/);
+
+    await ctx.services.clients.updateClientMetadata(actor, project.projectId, client.clientId, { clientVersion: client.clientVersion, status: 'disabled' });
+    expect(await clients.find(client.clientId)).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { secretIsUsable } from '../domain/client-secrets.ts';
 import type { Scope } from '../domain/clients.ts';
 import type { ClientRow, ClientSecretRow, Database } from '../storage/schema.ts';
+import { isPostgres } from './project-access.ts';
 import type { Client, SecretInfo } from './types.ts';
 
 type Queryable = Kysely<Database> | Transaction<Database>;
@@ -45,8 +46,11 @@ export function toClient(row: ClientRow, secretRows: readonly ClientSecretRow[],
   };
 }
 
-export async function loadClientRow(db: Queryable, projectId: string, clientId: string): Promise<ClientRow | undefined> {
-  return db.selectFrom('clients').selectAll().where('client_id', '=', clientId).where('project_id', '=', projectId).executeTakeFirst();
+/** `forUpdate` (PostgreSQL) makes concurrent writers of one client queue, see resolveProjectAccess. */
+export async function loadClientRow(db: Queryable, projectId: string, clientId: string, options: { forUpdate?: boolean } = {}): Promise<ClientRow | undefined> {
+  let query = db.selectFrom('clients').selectAll().where('client_id', '=', clientId).where('project_id', '=', projectId);
+  if (options.forUpdate && isPostgres(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
 }
 
 export async function loadSecretRows(db: Queryable, clientIds: readonly string[]): Promise<ClientSecretRow[]> {

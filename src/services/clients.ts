@@ -56,10 +56,10 @@ export async function openClientWrite(
   clientId: string,
   clientVersion: unknown,
 ): Promise<{ access: ProjectAccess; row: ClientRow }> {
-  const access = await resolveProjectAccess(trx, actor, projectId, { lockShared: true });
+  const access = await resolveProjectAccess(trx, actor, projectId, { lock: 'share' });
   requireCapability(access, 'write_clients');
   requireActiveProject(access);
-  const row = await loadClientRow(trx, projectId, clientId);
+  const row = await loadClientRow(trx, projectId, clientId, { forUpdate: true });
   if (!row) throw clientNotFound(projectId, clientId);
   checkExpectedVersion('client', clientVersion, row.client_version);
   return { access, row };
@@ -91,7 +91,7 @@ export function createClientService({ db, clock }: ServiceDeps) {
     /** A web client gets one active secret, returned here once; only its digest is stored. */
     async registerClient(actor: Actor, projectId: string, input: ClientRegistrationInput): Promise<{ client: Client; secret?: NewSecret }> {
       return db.transaction().execute(async (trx) => {
-        const access = await resolveProjectAccess(trx, actor, projectId, { lockShared: true });
+        const access = await resolveProjectAccess(trx, actor, projectId, { lock: 'share' });
         requireCapability(access, 'write_clients');
         requireActiveProject(access);
         const checked = checkRegistrationInput(input);

@@ -46,17 +46,14 @@ export function createMemberService({ db, clock }: ServiceDeps) {
 
   /** Every member change opens the same way: visible (404), owner or admin (403), not archived (409), version current (409). */
   async function openMemberChange(trx: Transaction<Database>, actor: Actor, projectId: string, expectedProjectVersion: unknown): Promise<ProjectAccess> {
-    const access = await resolveProjectAccess(trx, actor, projectId);
+    const access = await resolveProjectAccess(trx, actor, projectId, { lock: 'update' });
     requireCapability(access, 'manage_members');
     requireActiveProject(access);
     checkExpectedVersion('project', expectedProjectVersion, access.project.version);
     return access;
   }
 
-  /**
-   * Bumps the project version first (the optimistic lock, which also makes concurrent member changes
-   * wait on PostgreSQL), applies the change, and returns the project with the caller's role after it.
-   */
+  /** Bumps the project version (the optimistic lock), applies the change, and returns the project with the caller's role after it. */
   async function commitMemberChange(
     trx: Transaction<Database>,
     actor: Actor,

@@ -32,19 +32,21 @@ export function projectNotFound(projectId: string): AppError {
  * Loads the project and the caller's role in it. A caller who is neither a member nor an administrator
  * gets the same 404 as for a missing project, so project ids leak nothing.
  *
- * `lockShared` (PostgreSQL) holds the project row against concurrent project writes until the
- * transaction ends, so a client change cannot slip in beside an archive or a member removal.
- * SQLite needs no lock: Kysely runs its single connection one transaction at a time.
+ * `lock` (PostgreSQL only) holds the project row until the transaction ends: `share` for client
+ * writes, so none slips in beside an archive or a member removal; `update` for project writes, so
+ * concurrent writers queue and each decides on the state its version names (the loser then fails the
+ * version check instead of tripping over the winner's changes). The conditional version write stays
+ * the guard. SQLite needs no lock: Kysely runs its single connection one transaction at a time.
  */
 export async function resolveProjectAccess(
   db: Queryable,
   actor: Actor,
   projectId: string,
-  options: { lockShared?: boolean } = {},
+  options: { lock?: 'share' | 'update' } = {},
 ): Promise<ProjectAccess> {
   requireSignedIn(actor);
   let query = db.selectFrom('projects').selectAll().where('project_id', '=', projectId);
-  if (options.lockShared && isPostgres(db)) query = query.forShare();
+  if (options.lock && isPostgres(db)) query = options.lock === 'share' ? query.forShare() : query.forUpdate();
   const project = await query.executeTakeFirst();
   if (!project) throw projectNotFound(projectId);
   const membership = actor.subjectId

@@ -115,7 +115,7 @@ export function createProjectService({ db, clock }: ServiceDeps) {
     /** Edits, archives or un-archives; only un-archiving is allowed on an archived project. */
     async updateProject(actor: Actor, projectId: string, changes: ProjectChanges): Promise<Project> {
       return db.transaction().execute(async (trx) => {
-        const access = await resolveProjectAccess(trx, actor, projectId);
+        const access = await resolveProjectAccess(trx, actor, projectId, { lock: 'update' });
         requireCapability(access, 'manage_project');
         if (changes.status !== 'active') requireActiveProject(access);
         checkExpectedVersion('project', changes.expectedProjectVersion, access.project.version);

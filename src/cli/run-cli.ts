@@ -3,6 +3,7 @@ import { AppError } from '../errors.ts';
 import type { CliCommand, CliEnvironment, CliIo, CliRuntime } from './command.ts';
 import { clientsCommands } from './clients-commands.ts';
 import { dbCommands } from './db-commands.ts';
+import { keysCommands } from './keys-commands.ts';
 import { commandHelp, generalHelp, groupHelp } from './help.ts';
 import { openRuntime } from './open-runtime.ts';
 import { UsageError } from './usage-error.ts';
@@ -10,7 +11,7 @@ import { userCommands } from './user-commands.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
-const COMMANDS: readonly CliCommand[] = [...userCommands, ...clientsCommands, ...dbCommands];
+const COMMANDS: readonly CliCommand[] = [...userCommands, ...keysCommands, ...clientsCommands, ...dbCommands];
 
 const isHelpFlag = (arg: string) => arg === '--help' || arg === '-h';
 

@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type Provider } from 'oidc-provider';
 import { SCOPES, type Scope } from '../domain/clients.ts';
+import { AppError } from '../errors.ts';
 import type { LiveProvider } from './live-provider.ts';
 import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
 import { pageSecurityHeaders } from './page-security.ts';
@@ -111,7 +112,16 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     const body = request.body as FormBody;
     const account = field(body, 'account').trim();
     // A disabled account is refused exactly like a wrong password: authenticate returns null for both.
-    const user = account ? await deps.services.users.authenticate(account, field(body, 'password')) : null;
+    let user: Awaited<ReturnType<typeof deps.services.users.authenticate>> = null;
+    try {
+      const signIn = { account, ip: request.ip, surface: 'login_page' as const };
+      user = account ? await request.server.rateLimits.signIn.attempt(signIn, () => deps.services.users.authenticate(account, field(body, 'password'))) : null;
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
+      const retryAfterSeconds = error.retryAfterSeconds ?? 60;
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, retryAfterSeconds });
+      return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, page, [interaction.params.redirect_uri as string]);
+    }
     if (!user) {
       const name = (await clientName(interaction)) ?? '';
       return sendPage(reply, 401, renderLoginPage({

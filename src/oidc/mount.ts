@@ -4,6 +4,7 @@ import { interactionRoutes } from './interactions.ts';
 import { createLiveProvider, type LiveProvider } from './live-provider.ts';
 import { STYLESHEET_PATH } from './pages/layout.ts';
 import type { OidcDeps } from './provider.ts';
+import { refuseTokenRequestOverLimit } from '../rate-limit/token-endpoint-limit.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,9 +37,15 @@ const stylesheet = readFileSync(new URL('./pages/sesame.css', import.meta.url), 
  * itself), the interaction pages as Fastify routes, and the pages' stylesheet.
  */
 export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promise<LiveProvider> {
-  const live = await createLiveProvider({ ...deps, log: deps.log ?? app.log });
+  const onTokenIssued: OidcDeps['onTokenIssued'] = (grant) => {
+    app.rateLimits.token.recordIssued(grant).catch((error: unknown) => app.log.warn({ err: error }, 'could not count an issued token'));
+  };
+  const live = await createLiveProvider({ ...deps, log: deps.log ?? app.log, onTokenIssued });
   app.decorate('oidc', live);
+  // createLiveProvider throws when it cannot load a signing key, so from here on the keys are loaded.
+  app.readiness.addFlag('signingKeys', true);
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method === 'POST' && request.routeOptions.url === '/token' && (await refuseTokenRequestOverLimit(request, reply))) return reply;
     reply.hijack();
     await live.handle(request.raw, reply.raw);
   };

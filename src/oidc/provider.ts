@@ -23,6 +23,8 @@ export interface OidcDeps {
   services: Services;
   instanceSecrets: InstanceSecrets;
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** Told of every token endpoint grant that issued tokens (metrics and the per-client token limit). */
+  onTokenIssued?: (grant: { clientId: string; grantType: string }) => void;
 }
 
 type Ctx = KoaContextWithOIDC;
@@ -180,6 +182,10 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);
   provider.on('server_error', (_ctx, error) => deps.log?.error({ err: error }, 'oidc-provider server error'));
+  provider.on('grant.success', (ctx) => {
+    const clientId = ctx.oidc.client?.clientId;
+    if (clientId) deps.onTokenIssued?.({ clientId, grantType: String(ctx.oidc.params?.grant_type ?? '') });
+  });
   return provider;
 }
 

@@ -7,7 +7,11 @@ export interface LoginPageInput {
   clientName: string;
   account?: string | undefined;
   failed?: boolean | undefined;
+  /** Set when sign-in is refused for too many failures: how long to wait. */
+  retryAfterSeconds?: number | undefined;
 }
+
+const waitText = (seconds: number) => (seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
 
 /** The one message for every failed sign-in: it never says whether the account or the password was wrong. */
 export const LOGIN_FAILED_MESSAGE = 'Wrong account or password.';
@@ -19,6 +23,7 @@ export function renderLoginPage(input: LoginPageInput): string {
     subtitle: html`to continue to <strong>${input.clientName}</strong>`,
     body: html`
 ${input.failed ? html`<div class="alert alert-error" role="alert" id="login-error">${LOGIN_FAILED_MESSAGE} Check both and try again.</div>` : ''}
+${input.retryAfterSeconds !== undefined ? html`<div class="alert alert-error" role="alert" id="login-error">Too many failed sign-in attempts. Wait ${waitText(input.retryAfterSeconds)}, then try again.</div>` : ''}
 <form class="stack" method="post" action="/interaction/${uid}/login">
 <input type="hidden" name="csrf" value="${input.csrfToken}">
 <div class="field">

@@ -1,6 +1,7 @@
 import { agentLoginResponse, loginRequest, presentSecretPolicy, presentSessionUser, whoAmIResponse } from '../contracts/auth.ts';
 import { exampleSessionUser } from '../contracts/examples.ts';
 import { defineOperation } from '../operation.ts';
+import { loginWithinLimits } from '../password-login.ts';
 
 const tag = 'Authentication';
 const exampleSecretPolicy = presentSecretPolicy();
@@ -23,9 +24,9 @@ export const agentLogin = defineOperation({
     schema: agentLoginResponse,
     example: { accessToken: 'h4Vb9TqL2xR7mK1pZ8sN3wC6yF0jD5gE2aU7iO9kQ1r', tokenType: 'Bearer', expiresIn: 86400, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
   },
-  errors: ['invalid_credentials'],
+  errors: ['invalid_credentials', 'rate_limited'],
   async handle({ services, body, request }) {
-    const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'agent', ip: request.ip });
+    const { token, expiresIn, user } = await loginWithinLimits(request, services, body, 'agent');
     return { accessToken: token, tokenType: 'Bearer' as const, expiresIn, user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };
   },
 });

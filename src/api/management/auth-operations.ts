@@ -3,6 +3,7 @@ import { AppError } from '../../errors.ts';
 import { consoleContextResponse, consoleLoginResponse, loginRequest, presentSecretPolicy, presentSessionUser, whoAmIResponse } from '../contracts/auth.ts';
 import { exampleSessionUser } from '../contracts/examples.ts';
 import { defineOperation, type AnyOperation } from '../operation.ts';
+import { loginWithinLimits } from '../password-login.ts';
 import { CSRF_HEADER } from './cookie-auth.ts';
 import type { ConsoleCookies } from './console-cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
@@ -68,12 +69,12 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens)
       schema: consoleLoginResponse,
       example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
     },
-    errors: ['csrf_failed', 'invalid_credentials'],
+    errors: ['csrf_failed', 'invalid_credentials', 'rate_limited'],
     async handle({ services, body, request, reply }) {
       if (!csrf.verifyLogin(cookies.read(request, 'loginCsrf'), headerValue(request.headers[CSRF_HEADER]))) {
         throw new AppError('csrf_failed', 'Fetch GET /api/management/auth/context first and send its csrfToken in the X-CSRF-Token header, with the cookie it sets.');
       }
-      const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'console', ip: request.ip });
+      const { token, expiresIn, user } = await loginWithinLimits(request, services, body, 'console');
       cookies.set(reply, 'session', token, expiresIn);
       cookies.clear(reply, 'loginCsrf');
       return { expiresIn, csrfToken: csrf.forSession(token), user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };

@@ -181,7 +181,7 @@ export const revokeClientSecret = defineOperation({
   body: revokeSecretRequest,
   bodyExample: { clientVersion: 3 },
   response: { status: 200, description: 'The client with the secret revoked and a new clientVersion.', schema: clientResponse, example: { client: { ...exampleClient, clientVersion: 4 } } },
-  errors: [...writeErrors, 'invalid_client_type'],
+  errors: writeErrors,
   async handle({ services, actor, params, body }) {
     return { client: presentClient(await services.clients.revokeClientSecret(actor, params.projectId, params.clientId, params.secretId, body)) };
   },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,5 +159,17 @@ describe.each(TEST_ENGINES)('OpenAPI documents on %s', (engine) => {
     expect(Object.keys(management.paths['/projects']!.post!.responses)).toContain('403');
     expect(management.paths['/instructions']).toBeUndefined();
     expect(agent.paths['/auth/context']).toBeUndefined();
+  });
+
+  it('docs/agent-api.md covers every error code and every Agent API path', () => {
+    const guide = readFileSync(new URL('../../docs/agent-api.md', import.meta.url), 'utf8');
+    for (const code of ERROR_CODES) expect(guide, code).toContain(`\`${code}\``);
+    // Paths appear in the guide with shell variables ($PROJECT) for their parameters.
+    for (const path of Object.keys(documents.agent.paths)) {
+      const literal = path.replace(/\{[^}]+\}/g, '').replace(/\/+/g, '/').replace(/\/$/, '');
+      const words = literal.split('/').filter(Boolean);
+      const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('/(?:[^\\s/]+/)?'));
+      expect(guide, path).toMatch(pattern);
+    }
   });
 });

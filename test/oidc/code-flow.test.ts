@@ -55,6 +55,25 @@ describe.each(TEST_ENGINES)('authorization code flow with PKCE on %s', (engine) 
     expect(userinfo).toEqual({ sub: fixture.person.subjectId, student_status: 'active' });
   });
 
+  it('lets a spa call /token from the origin of its redirect URI, and from no other origin', async () => {
+    const config = await discoverAs(server.issuer, fixture.spa);
+    const request = await authorizationRequest(config, fixture.spa, 'openid');
+    const callback = await signInThroughPages(new OidcUserAgent(server.issuer), request.url, PERSON);
+    const code = new URL(callback.location!).searchParams.get('code')!;
+    const tokenCall = (origin: string) =>
+      fetch(`${server.issuer}/token`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', client_id: fixture.spa.clientId, code, redirect_uri: fixture.spa.redirectUri, code_verifier: request.codeVerifier }),
+      });
+    const foreign = await tokenCall('https://evil.example');
+    expect(foreign.status).toBe(400);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const own = await tokenCall('http://127.0.0.1:9');
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:9');
+  });
+
   it('remembers consent per client and scope set: the same scopes again skip the consent page, a new scope asks again', async () => {
     const rp = await fixture.register({ clientType: 'web', scopes: ['openid', 'profile', 'email'] });
     const config = await discoverAs(server.issuer, rp);

@@ -59,6 +59,19 @@ describe.each(TEST_ENGINES)('refresh tokens on %s', (engine) => {
     expect(tokens.refresh_token).toBeUndefined();
   });
 
+  it('stops refreshes and userinfo at once when the person is disabled', async () => {
+    const carol = await server.services.users.createUser(fixture.adminActor, { account: 'carol', displayName: 'Carol', password: 'carol-password-1' });
+    const config = await discoverAs(server.issuer, fixture.web);
+    const request = await authorizationRequest(config, fixture.web, 'openid profile offline_access', { prompt: 'consent' });
+    const callback = await signInThroughPages(new OidcUserAgent(server.issuer), request.url, { account: 'carol', password: 'carol-password-1' });
+    const tokens = await redeemCode(config, request, callback.location!);
+    expect((await oidc.fetchUserInfo(config, tokens.access_token, carol.subjectId)).name).toBe('Carol');
+
+    await server.services.users.updateUser(fixture.adminActor, carol.subjectId, { status: 'disabled' });
+    await expect(oidc.fetchUserInfo(config, tokens.access_token, carol.subjectId)).rejects.toThrow();
+    expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
+  });
+
   it('refuses a refresh token presented by another client', async () => {
     const { tokens } = await signIn(fixture.web, 'openid offline_access', { prompt: 'consent' });
     const other = await fixture.register({ clientType: 'web' });

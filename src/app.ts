@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
@@ -57,6 +57,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: parseTrustProxy(deps.config.trustProxy),
     // Requests are logged at debug only: at info a busy provider would log every token call.
     logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace' }),
+    // A malformed URL or an over-long path segment fails before routing, where the error handler never sees it.
+    frameworkErrors: (_error, _request, reply: FastifyReply) => {
+      void reply.header('cache-control', 'no-store').status(400).send(new AppError('invalid_request', 'The URL is malformed or a path segment is too long.').toBody());
+    },
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

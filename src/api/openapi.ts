@@ -96,7 +96,8 @@ function exampleErrorBody(code: ErrorCode) {
 function errorCodesOf(operation: AnyOperation, surface: DocumentSurface): ErrorCode[] {
   const codes = new Set<ErrorCode>(operation.errors);
   if (operation.access === 'session') for (const code of surface.sessionErrors(operation)) codes.add(code);
-  if (operation.query || operation.body || isStateChanging(operation.method)) codes.add('invalid_request');
+  // Path parameters too: a malformed or unstorable one is refused with 400 before the operation runs.
+  if (operation.params || operation.query || operation.body || isStateChanging(operation.method)) codes.add('invalid_request');
   if (isStateChanging(operation.method)) {
     codes.add('request_too_large');
     codes.add('unsupported_media_type');

@@ -57,8 +57,24 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[], input: unknow
   return { fieldErrors, wholeInput };
 }
 
+// NUL cannot be stored in PostgreSQL text, and an unpaired surrogate would be stored as U+FFFD: refuse both at the door.
+const UNSTORABLE_TEXT = /\u0000|\p{Cs}/u;
+
+function unstorableTextPaths(value: unknown, path: readonly string[] = []): string[] {
+  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? [path.join('.')] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableTextPaths(item, [...path, String(index)]));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([key, inner]) => unstorableTextPaths(inner, [...path, key]));
+  return [];
+}
+
 /** Parses one part of a request with its schema; any problem is a 400 invalid_request naming the fields at fault. */
 export function parseRequestPart<S extends z.ZodType>(schema: S, input: unknown, location: Location): z.output<S> {
+  const unstorable = unstorableTextPaths(input);
+  if (unstorable.length > 0) {
+    throw new AppError('invalid_request', `Some text in the ${LOCATION_TEXT[location]} contains a NUL character or an unpaired surrogate; send well-formed Unicode text.`, {
+      fieldErrors: Object.fromEntries(unstorable.map((field) => [field, 'must be well-formed Unicode text without NUL characters'])),
+    });
+  }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const { fieldErrors, wholeInput } = toFieldErrors(result.error.issues, input);

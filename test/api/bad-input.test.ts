@@ -110,6 +110,26 @@ describe.each(TEST_ENGINES)('bad input on %s', (engine) => {
     expect(noAccount.body.field_errors).toEqual({ account: 'is required' });
   });
 
+  it('refuses text no database can store faithfully, and malformed URLs, in the one error shape', async () => {
+    const nul = await refused({ method: 'POST', path: `/projects/${projectId}/members`, body: { subjectId: 'a\u0000b', expectedProjectVersion: version } });
+    expect(nul.body.field_errors).toEqual({ subjectId: 'must be well-formed Unicode text without NUL characters' });
+    const surrogate = await refused({ method: 'POST', path: '/projects', body: { name: 'half \ud800 pair' } });
+    expect(Object.keys(surrogate.body.field_errors)).toEqual(['name']);
+    const login = await refused({ method: 'POST', path: '/auth/login', body: { account: 'grace\u0000', password: PASSWORD } });
+    expect(login.status).toBe(400);
+    for (const path of [`/projects/%00`, '/users/lookup?account=%00', `/projects/${projectId}/audit-logs?before=%00`]) {
+      const response = await refused({ method: 'GET', path });
+      expect(response.status, path).toBe(400);
+      expect(response.body.error).toBe('invalid_request');
+    }
+    for (const path of ['/projects/%E0%A4%A', `/projects/${'p'.repeat(300)}`]) {
+      const response = await agent.request({ method: 'GET', path });
+      expect(response.status, path).toBe(400);
+      expect(response.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('answers a bad or missing token with 401 login_required', async () => {
     for (const authorization of [undefined, 'Bearer', 'Bearer nope', 'Basic Z3JhY2U6cGFzcw==', `Bearer ${agent.token} extra`]) {
       const response = await refused({ method: 'GET', path: '/projects', headers: authorization ? { authorization } : { authorization: '' } });

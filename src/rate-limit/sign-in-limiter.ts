@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors.ts';
 import type { Metrics, RateLimitDimension, SignInSurface } from '../ops/metrics.ts';
 import { normalizeAccount } from '../services/users.ts';
+import { addressKey } from './address-key.ts';
 import type { LimitRule, RateLimitStore } from './rate-limit-store.ts';
 
 export interface SignInLimits {
@@ -36,10 +37,11 @@ export function createSignInLimiter(deps: { store: RateLimitStore; limits: SignI
 
   function rulesFor(attempt: SignInAttempt): { rules: LimitRule[]; dimensions: RateLimitDimension[]; accountIpKey: string } {
     const account = normalizeAccount(attempt.account);
-    const accountIpKey = key('signin-account-ip', account, attempt.ip);
+    const address = addressKey(attempt.ip);
+    const accountIpKey = key('signin-account-ip', account, address);
     const candidates: [RateLimitDimension, LimitRule][] = [
       ['account', { key: key('signin-account', account), limit: limits.perAccount, windowMs }],
-      ['ip', { key: key('signin-ip', attempt.ip), limit: limits.perIp, windowMs }],
+      ['ip', { key: key('signin-ip', address), limit: limits.perIp, windowMs }],
       ['account_ip', { key: accountIpKey, limit: limits.perAccountIp, windowMs }],
     ];
     const enabled = candidates.filter(([, rule]) => rule.limit > 0);

@@ -1,5 +1,6 @@
 import { AppError } from '../errors.ts';
 import type { Metrics, RateLimitDimension } from '../ops/metrics.ts';
+import { addressKey } from './address-key.ts';
 import type { LimitRule, RateLimitStore } from './rate-limit-store.ts';
 
 export interface TokenLimits {
@@ -17,7 +18,7 @@ export interface TokenLimits {
 export function createTokenLimiter(deps: { store: RateLimitStore; limits: TokenLimits; key: (name: string, ...parts: string[]) => string; metrics: Metrics }) {
   const { store, limits, key, metrics } = deps;
   const windowMs = limits.windowSeconds * 1000;
-  const ipRule = (ip: string): LimitRule => ({ key: key('token-ip', ip), limit: limits.perIp, windowMs });
+  const ipRule = (ip: string): LimitRule => ({ key: key('token-ip', addressKey(ip)), limit: limits.perIp, windowMs });
   const clientRule = (clientId: string): LimitRule => ({ key: key('token-client', clientId), limit: limits.perClient, windowMs });
 
   return {

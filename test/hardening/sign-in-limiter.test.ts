@@ -209,3 +209,12 @@ describe('sign-in limiter with REDIS_URL pointing at nothing', () => {
     expect(warnings.some((message) => message.includes('Redis'))).toBe(true);
   });
 });
+
+describe('sign-in limiter and IPv6', () => {
+  it('counts addresses of one /64 as one address', async () => {
+    const { limits } = limitsFor('memory', { SIGNIN_MAX_FAILURES_PER_IP: '3' });
+    for (let i = 1; i <= 3; i += 1) await limits.signIn.attempt({ account: `v6-${randomUUID()}`, ip: `2001:db8:5:6::${i}`, surface: 'agent' }, slowCheck(null, 0));
+    expect((await refusal(limits.signIn.attempt({ account: `v6-${randomUUID()}`, ip: '2001:db8:5:6:ffff::9', surface: 'agent' }, slowCheck(user, 0))))?.code).toBe('rate_limited');
+    expect(await limits.signIn.attempt({ account: `v6-${randomUUID()}`, ip: '2001:db8:5:7::1', surface: 'agent' }, slowCheck(user, 0))).toBe(user);
+  });
+});

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Config } from '../config.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { Services } from '../services/index.ts';
@@ -24,7 +23,6 @@ export interface OperationContext<P, Q, B, A extends Access> {
   actor: Actor;
   signedIn: A extends 'session' ? SignedIn : null;
   services: Services;
-  config: Config;
   request: FastifyRequest;
   reply: FastifyReply;
 }

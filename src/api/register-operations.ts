@@ -42,7 +42,7 @@ export function forbidCaching(app: FastifyInstance): void {
 }
 
 /** Registers each operation: authenticate, parse, one service call in the handler, map, reply. */
-export function registerOperations(app: FastifyInstance, operations: readonly AnyOperation[], auth: SurfaceAuth, deps: ApiDeps): void {
+export function registerOperations(app: FastifyInstance, operations: readonly AnyOperation[], auth: SurfaceAuth, services: Services): void {
   for (const operation of operations) {
     app.route({
       method: operation.method,
@@ -55,7 +55,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly An
         const query = operation.query ? parseRequestPart(operation.query, request.query, 'query') : undefined;
         if (!operation.body) refuseUnexpectedBody(request.body);
         const body = operation.body ? parseRequestPart(operation.body, request.body, 'body') : undefined;
-        const result: unknown = await operation.handle({ params, query, body, actor, signedIn, services: deps.services, config: deps.config, request, reply });
+        const result: unknown = await operation.handle({ params, query, body, actor, signedIn, services, request, reply });
         if (operation.response.status === 204) return reply.status(204).send();
         return reply.status(operation.response.status).send(result);
       },

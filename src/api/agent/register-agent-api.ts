@@ -87,5 +87,5 @@ function agentOperations(config: Config, bodyLimitBytes: number): AnyOperation[]
 export async function agentApi(api: FastifyInstance, deps: ApiDeps): Promise<void> {
   acceptJsonBodiesOnly(api);
   forbidCaching(api);
-  registerOperations(api, agentOperations(deps.config, api.initialConfig.bodyLimit ?? 1_048_576), createBearerAuth(deps.services), deps);
+  registerOperations(api, agentOperations(deps.config, api.initialConfig.bodyLimit ?? 1_048_576), createBearerAuth(deps.services), deps.services);
 }

@@ -61,5 +61,5 @@ export async function managementApi(api: FastifyInstance, deps: ManagementApiDep
   const csrf = createCsrfTokens(deps.cookieKeys);
   acceptJsonBodiesOnly(api);
   forbidCaching(api);
-  registerOperations(api, managementOperations(deps, cookies, csrf), createCookieAuth(deps.services, cookies, csrf), deps);
+  registerOperations(api, managementOperations(deps, cookies, csrf), createCookieAuth(deps.services, cookies, csrf), deps.services);
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { routeChanged } from './route-focus.ts';
 import { Loading } from './components/load-state.tsx';
 import { ConsoleShell } from './console-shell.tsx';
 import { SignInPage } from './pages/sign-in-page.tsx';
@@ -26,7 +27,7 @@ export function App() {
   return <ConsoleShell user={session.user}>{routeFor(location.path, session.user)}</ConsoleShell>;
 }
 
-/** After navigating, focus moves to the new page's heading so keyboard and screen-reader users start there. */
+/** Every navigation after the first page load hands focus to the new page's heading (route-focus.ts). */
 function useRouteFocus(path: string): void {
   const first = useRef(true);
   useEffect(() => {
@@ -34,12 +35,6 @@ function useRouteFocus(path: string): void {
       first.current = false;
       return;
     }
-    const timer = window.setTimeout(() => {
-      const targets = document.querySelectorAll<HTMLElement>('[data-route-focus]');
-      const target = targets[targets.length - 1] ?? document.getElementById('main');
-      target?.focus({ preventScroll: true });
-      window.scrollTo(0, 0);
-    }, 0);
-    return () => window.clearTimeout(timer);
+    routeChanged();
   }, [path]);
 }

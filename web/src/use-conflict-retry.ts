@@ -16,11 +16,11 @@ export interface PendingRetry {
 export function useConflictRetry<R>(options: { fetchLatest: () => Promise<R>; onNewVersion: (resource: R) => void; fields: FieldSpec<R>[] }) {
   const [pending, setPending] = useState<PendingRetry | null>(null);
 
-  async function run<T>(label: string, base: R, action: (base: R) => Promise<T>): Promise<T | undefined> {
+  /** Runs the action on `base`; `onDone` follows its success, whether at once or on a retry. */
+  async function run<T>(label: string, base: R, action: (base: R) => Promise<T>, onDone: (result: T) => void | Promise<void>): Promise<boolean> {
+    let result: T;
     try {
-      const result = await action(base);
-      setPending(null);
-      return result;
+      result = await action(base);
     } catch (caught) {
       if (toApiError(caught).code !== 'version_conflict') throw caught;
       const latest = await options.fetchLatest();
@@ -29,12 +29,15 @@ export function useConflictRetry<R>(options: { fetchLatest: () => Promise<R>; on
         label,
         changes: describeChanges(base, latest, options.fields),
         retry: async () => {
-          await run(label, latest, action);
+          await run(label, latest, action, onDone);
         },
         dismiss: () => setPending(null),
       });
-      return undefined;
+      return false;
     }
+    setPending(null);
+    await onDone(result);
+    return true;
   }
 
   return { pending, run };

@@ -43,13 +43,30 @@ export function Dialog({ open, title, onClose, children, role = 'dialog', wide =
     };
   }, []);
 
+  // The browser keeps the page behind inert, but Tab from the last control would leave for the
+  // browser's own toolbar; wrapping keeps keyboard users inside the dialog until they close it.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Tab' || !ref.current) return;
+    const focusable = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => element.offsetParent !== null);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
   const onCancel = (event: Event) => {
     event.preventDefault();
     onClose();
   };
 
   return (
-    <dialog ref={ref} class={wide ? 'dialog dialog-wide' : 'dialog'} role={role} aria-labelledby={titleId} aria-modal="true" onCancel={onCancel}>
+    <dialog ref={ref} class={wide ? 'dialog dialog-wide' : 'dialog'} role={role} aria-labelledby={titleId} aria-modal="true" onCancel={onCancel} onKeyDown={onKeyDown}>
       {open && (
         <div class="dialog-body">
           <h2 id={titleId} class="dialog-title">

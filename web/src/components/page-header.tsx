@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { routeHeadingMounted } from '../route-focus.ts';
 
 interface PageHeaderProps {
   title: string;
@@ -12,6 +13,7 @@ interface PageHeaderProps {
 
 /** The page's one h1; it names the browser tab and is where focus lands after navigating (data-route-focus). */
 export function PageHeader({ title, context, badges, actions, children }: PageHeaderProps) {
+  useEffect(routeHeadingMounted, []);
   useEffect(() => {
     document.title = `${title} · Sesame console`;
   }, [title]);

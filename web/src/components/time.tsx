@@ -1,14 +1,15 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const preciseDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const fullDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
 
 /** A point in time, readable, with the exact moment on hover and in the markup. */
-export function Time({ value, empty = '—' }: { value: string | null | undefined; empty?: string }) {
+export function Time({ value, empty = '—', precise = false }: { value: string | null | undefined; empty?: string; precise?: boolean }) {
   if (!value) return <span class="muted">{empty}</span>;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return <span>{value}</span>;
   return (
     <time dateTime={value} title={fullDateTime.format(date)}>
-      {dateTime.format(date)}
+      {(precise ? preciseDateTime : dateTime).format(date)}
     </time>
   );
 }

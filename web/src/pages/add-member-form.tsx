@@ -8,7 +8,8 @@ import { toApiError } from '../use-resource.ts';
 
 interface AddMemberFormProps {
   existing: Member[];
-  onAdd: (subjectId: string, account: string, role: ProjectRole) => Promise<void>;
+  /** False when the project changed meanwhile: the page then offers to retry on the latest version. */
+  onAdd: (subjectId: string, account: string, role: ProjectRole) => Promise<boolean>;
 }
 
 /** Adds a person by their exact account name, looked up first so a typo is caught next to the field. */
@@ -47,9 +48,10 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
         setAccountError(`${user.displayName} (${user.account}) is already a member.`);
         return;
       }
-      await onAdd(user.subjectId, user.account, role);
-      setAccount('');
-      setAdded(`Added ${user.displayName} (${user.account}) as ${role}.`);
+      if (await onAdd(user.subjectId, user.account, role)) {
+        setAccount('');
+        setAdded(`Added ${user.displayName} (${user.account}) as ${role}.`);
+      }
     } catch (caught) {
       const apiError = toApiError(caught);
       if (apiError.code === 'member_exists') setAccountError(apiError.message);

@@ -83,7 +83,7 @@ export function AdminUsersPage() {
                             type="button"
                             class="button button-small"
                             onClick={() => setPending({ user, kind: 'admin' })}
-                            aria-label={user.isAdmin ? `Withdraw admin from ${user.account}` : `Make ${user.account} an admin`}
+                            aria-label={user.isAdmin ? `Withdraw admin from ${user.account}` : `Make admin: ${user.account}`}
                           >
                             {user.isAdmin ? 'Withdraw admin' : 'Make admin'}
                           </button>

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, segment } from '../api/client.ts';
-import type { AuditLogEntry } from '../api/types.ts';
+import type { AuditLogEntry, Member } from '../api/types.ts';
 import { formatValue } from '../changes.ts';
 import { Badge } from '../components/badge.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
+import { sessionUser } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import type { ProjectContext } from './project-context.ts';
 
@@ -22,6 +23,15 @@ export function AuditPanel({ project }: ProjectContext) {
     if (before) query.set('before', before);
     return api.get<{ auditLogs: AuditLogEntry[] }>(`/projects/${segment(project.projectId)}/audit-logs?${query}`).then((r) => r.auditLogs);
   });
+  // Entries name their actor by subject; members (and the signed-in person) are shown by name instead.
+  const members = useResource(`audit-members:${project.projectId}`, () =>
+    api.get<{ members: Member[] }>(`/projects/${segment(project.projectId)}/members`).then((r) => r.members),
+  );
+  const me = sessionUser();
+  const people = new Map<string, string>((members.data ?? []).map((m) => [m.subjectId, `${m.displayName} (${m.account})`]));
+  if (me) people.set(me.subjectId, `${me.displayName} (${me.account})`);
+  const actorName = (entry: AuditLogEntry) =>
+    entry.actorAccount ?? (entry.actorSubjectId ? (people.get(entry.actorSubjectId) ?? entry.actorSubjectId) : 'Sesame (system)');
   const list = entries.data ?? [];
   const last = list[list.length - 1];
   const hasOlder = list.length === PAGE_SIZE && last !== undefined;
@@ -50,10 +60,10 @@ export function AuditPanel({ project }: ProjectContext) {
             {list.map((entry) => (
               <tr key={entry.auditId}>
                 <td data-label="When">
-                  <Time value={entry.at} />
+                  <Time value={entry.at} precise />
                 </td>
                 <td data-label="Who">
-                  <span class="block">{entry.actorAccount ?? entry.actorSubjectId ?? 'system'}</span>
+                  <span class="block">{actorName(entry)}</span>
                   <span class="small muted">
                     via {entry.surface}
                     {entry.ip ? ` from ${entry.ip}` : ''}
@@ -86,8 +96,8 @@ export function AuditPanel({ project }: ProjectContext) {
   );
 }
 
-/** The `before` value that continues after an entry. */
-export const auditCursor = (entry: AuditLogEntry) => entry.auditId;
+/** The `before` value that continues after an entry: the API pages by time (entries strictly older). */
+export const auditCursor = (entry: AuditLogEntry) => entry.at;
 
 function AuditChanges({ entry }: { entry: AuditLogEntry }) {
   const before = entry.before ?? {};

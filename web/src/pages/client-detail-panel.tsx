@@ -50,10 +50,12 @@ export function ClientDetailPanel({ project, clientId }: ProjectContext & { clie
   const writable = can(project, 'write_clients');
   const nextStatus = client.status === 'active' ? 'disabled' : 'active';
   const changeStatus = async () => {
-    const saved = await conflicts.run(nextStatus === 'disabled' ? 'disable the client' : 'enable the client', client, (base) =>
-      api.patch<{ client: Client }>(clientApiPath(base), { clientVersion: base.clientVersion, status: nextStatus }).then((r) => r.client),
+    await conflicts.run(
+      nextStatus === 'disabled' ? 'disable the client' : 'enable the client',
+      client,
+      (base) => api.patch<{ client: Client }>(clientApiPath(base), { clientVersion: base.clientVersion, status: nextStatus }).then((r) => r.client),
+      resource.set,
     );
-    if (saved) resource.set(saved);
   };
 
   return (

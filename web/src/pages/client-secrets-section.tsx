@@ -39,22 +39,26 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
   const sorted = [...client.secrets].sort((a, b) => statusOrder(a) - statusOrder(b) || b.createdAt.localeCompare(a.createdAt));
 
   const rotate = async () => {
-    const result = await conflicts.run(`rotate the secret (${formatDuration(grace)} grace)`, client, (base) =>
-      api.post<{ client: Client; secret: NewSecret }>(clientApiPath(base, '/secrets/rotate'), { clientVersion: base.clientVersion, gracePeriodSeconds: grace }),
+    await conflicts.run(
+      `rotate the secret (${formatDuration(grace)} grace)`,
+      client,
+      (base) => api.post<{ client: Client; secret: NewSecret }>(clientApiPath(base, '/secrets/rotate'), { clientVersion: base.clientVersion, gracePeriodSeconds: grace }),
+      (result) => {
+        onNewVersion(result.client);
+        // Close the rotation dialog in the same render that opens the secret, so focus moves in order.
+        setRotating(false);
+        setFresh(result.secret);
+      },
     );
-    if (result) {
-      onNewVersion(result.client);
-      // Close the rotation dialog in the same render that opens the secret, so focus moves in order.
-      setRotating(false);
-      setFresh(result.secret);
-    }
   };
 
   const revoke = async (secret: SecretInfo) => {
-    const result = await conflicts.run(`revoke secret ${secret.secretId}`, client, (base) =>
-      api.post<{ client: Client }>(clientApiPath(base, `/secrets/${segment(secret.secretId)}/revoke`), { clientVersion: base.clientVersion }),
+    await conflicts.run(
+      `revoke secret ${secret.secretId}`,
+      client,
+      (base) => api.post<{ client: Client }>(clientApiPath(base, `/secrets/${segment(secret.secretId)}/revoke`), { clientVersion: base.clientVersion }),
+      (result) => onNewVersion(result.client),
     );
-    if (result) onNewVersion(result.client);
   };
 
   return (

@@ -2,11 +2,13 @@ import { useState } from 'preact/hooks';
 import { api, type ApiError } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
-import { TextField } from '../components/field.tsx';
+import { STUDENT_STATUSES, type StudentStatus } from '../../../src/domain/clients.ts';
+import { Field, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
 
-const EMPTY = { account: '', displayName: '', email: '', password: '', isAdmin: false };
+const EMPTY = { account: '', displayName: '', email: '', password: '', isAdmin: false, studentStatus: 'unknown' as StudentStatus };
+const STUDENT_STATUS_LABELS: Record<StudentStatus, string> = { active: 'active student', not_student: 'not a student', unknown: 'unknown' };
 
 export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (user: AdminUser) => void }) {
   const [form, setForm] = useState(EMPTY);
@@ -31,6 +33,7 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
         ...(form.email.trim() ? { email: form.email.trim() } : {}),
         password: form.password,
         isAdmin: form.isAdmin,
+        studentStatus: form.studentStatus,
       };
       const { user } = await api.post<{ user: AdminUser }>('/admin/users', body);
       close();
@@ -67,6 +70,17 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
           hint="Give it to them over a safe channel."
           error={fieldErrors.password}
         />
+        <Field label="Student status" hint="Released as the student_status claim to clients granted the student scope." error={fieldErrors.studentStatus}>
+          {(control) => (
+            <select {...control} value={form.studentStatus} onChange={(e) => set({ studentStatus: e.currentTarget.value as StudentStatus })}>
+              {STUDENT_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {STUDENT_STATUS_LABELS[status]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <div class="check">
           <input type="checkbox" id="new-user-admin" checked={form.isAdmin} onChange={(e) => set({ isAdmin: e.currentTarget.checked })} />
           <label for="new-user-admin">Administrator (manages users, acts as owner on every project)</label>

@@ -51,13 +51,11 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
   const snapshot = (): MembersSnapshot => ({ project, members: members.data ?? [] });
 
   /** Runs a member change with the project version; afterwards shows the project and members as they now are. */
-  const change = async (label: string, request: (version: number) => Promise<{ project: Project }>) => {
-    const result = await conflicts.run(label, snapshot(), (base) => request(base.project.version));
-    if (result) {
+  const change = (label: string, request: (version: number) => Promise<{ project: Project }>): Promise<boolean> =>
+    conflicts.run(label, snapshot(), (base) => request(base.project.version), async (result) => {
       setProject(result.project);
       await members.reload();
-    }
-  };
+    });
 
   const addMember = (subjectId: string, account: string, role: ProjectRole) =>
     change(`add ${account} as ${role}`, (version) => api.post(`${projectPathApi}/members`, { subjectId, role, expectedProjectVersion: version }));
@@ -119,7 +117,7 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
                         <button type="button" class="button button-small" onClick={() => setAction({ kind: 'role', member })} aria-label={`Change role of ${member.account}`}>
                           Change role
                         </button>
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'transfer', member })} aria-label={`Make ${member.account} the owner`}>
+                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'transfer', member })} aria-label={`Make owner: ${member.account}`}>
                           Make owner
                         </button>
                         <button type="button" class="button button-small" onClick={() => setAction({ kind: 'remove', member })} aria-label={`Remove ${member.account}`}>
@@ -137,7 +135,7 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
 
       <ChangeRoleDialog
         member={action?.kind === 'role' ? action.member : null}
-        onSave={(member, role) => changeRole(member, role)}
+        onSave={async (member, role) => void (await changeRole(member, role))}
         onClose={() => setAction(null)}
       />
       <ConfirmDialog
@@ -145,7 +143,7 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
         title="Remove this member?"
         confirmLabel="Remove member"
         danger
-        onConfirm={() => (action ? remove(action.member) : Promise.resolve())}
+        onConfirm={async () => void (action && (await remove(action.member)))}
         onClose={() => setAction(null)}
       >
         <p>
@@ -157,7 +155,7 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
         title="Transfer ownership?"
         confirmLabel="Transfer ownership"
         danger
-        onConfirm={() => (action ? transfer(action.member) : Promise.resolve())}
+        onConfirm={async () => void (action && (await transfer(action.member)))}
         onClose={() => setAction(null)}
       >
         <p>

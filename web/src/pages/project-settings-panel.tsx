@@ -50,12 +50,12 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
   const nameProblem = editor.editing && editor.draft.name.trim() === '' ? 'A project needs a name.' : undefined;
 
   const changeStatus = async () => {
-    const saved = await conflicts.run(archiving ? 'archive the project' : 'un-archive the project', project, (base) =>
-      api
-        .patch<{ project: Project }>(apiPath, { expectedProjectVersion: base.version, status: archiving ? 'archived' : 'active' })
-        .then((r) => r.project),
+    await conflicts.run(
+      archiving ? 'archive the project' : 'un-archive the project',
+      project,
+      (base) => api.patch<{ project: Project }>(apiPath, { expectedProjectVersion: base.version, status: archiving ? 'archived' : 'active' }).then((r) => r.project),
+      setProject,
     );
-    if (saved) setProject(saved);
   };
   const submit = (event: Event) => {
     event.preventDefault();

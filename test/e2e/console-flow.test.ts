@@ -1,0 +1,199 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { systemActor } from '../../src/domain/actor.ts';
+import { launchBrowser, openWatchedPage } from './support/browser.ts';
+import { buttonNames, everythingOnThePage, openProject, openTab, signIn, signInHere } from './support/console-actions.ts';
+import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+
+// Issue 4, "What it must show": the whole flow in the system Chromium against the real server on SQLite.
+describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flow (SQLite, Chromium)', () => {
+  let server: ConsoleServer;
+  let browser: Browser;
+  let owner: { subjectId: string; account: string; password: string };
+  let viewer: { subjectId: string; account: string; password: string };
+
+  beforeAll(async () => {
+    server = await startConsoleServer();
+    owner = await server.createUser('olivia', 'Olivia Owner');
+    viewer = await server.createUser('victor', 'Victor Viewer');
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('sign in, create a project, register a web client whose secret is shown once, change redirect URIs, rotate with grace, add a viewer, archive and un-archive, sign out; the viewer finds no write controls', async () => {
+    const { page, problems, apiBodies } = await openWatchedPage(browser);
+
+    // Sign in: the console sends a signed-out visitor to the sign-in page first.
+    await signIn(page, server.consoleUrl(), owner.account, owner.password);
+
+    // Create a project.
+    await page.getByRole('button', { name: 'New project' }).click();
+    const createDialog = page.getByRole('dialog', { name: 'New project' });
+    await createDialog.getByLabel('Name').fill('Payments');
+    await createDialog.getByLabel('Description (optional)').fill('Checkout and invoices');
+    await createDialog.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+    const projectId = decodeURIComponent(/\/projects\/([^/]+)/.exec(new URL(page.url()).pathname)?.[1] ?? '');
+    expect(projectId).toMatch(/^prj_/);
+
+    // Register a web client; the rules are explained inline before the server has to refuse.
+    await page.getByRole('link', { name: 'Register client' }).click();
+    await page.getByRole('heading', { name: 'Register a client' }).waitFor();
+    await page.getByLabel('Display name').fill('Payments web');
+    const redirectUris = page.getByLabel('Redirect URIs', { exact: true });
+    await redirectUris.fill('http://pay.example.com/callback');
+    await expect.poll(() => fieldError(page, 'Redirect URIs')).toContain('must use https');
+    await redirectUris.fill('https://pay.example.com/callback');
+    await expect.poll(() => fieldError(page, 'Redirect URIs')).toBe('');
+    await page.getByRole('checkbox', { name: /offline_access/ }).check();
+    const registration = page.waitForResponse((r) => r.url().endsWith(`/projects/${projectId}/clients`) && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Register client' }).click();
+    expect((await registration).status()).toBe(201);
+
+    // The secret is shown once, in a dialog, with a copy button and a plain warning.
+    const secretDialog = page.getByRole('alertdialog', { name: 'Client registered' });
+    await secretDialog.waitFor();
+    await expect.poll(() => secretDialog.textContent()).toContain('It will not be shown again');
+    const secret = await secretDialog.getByLabel('Client secret').inputValue();
+    expect(secret).toMatch(/^[0-9A-Za-z]{43}$/);
+    await secretDialog.getByRole('button', { name: 'Copy secret' }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    const bodiesBeforeClosing = apiBodies.length;
+    await secretDialog.getByRole('button', { name: 'I have stored the secret' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Payments web' }).waitFor();
+    const clientId = decodeURIComponent(/\/clients\/([^/]+)$/.exec(new URL(page.url()).pathname)?.[1] ?? '');
+    expect(clientId).toMatch(/^cli_/);
+
+    // Gone after the dialog closed: not in the page, not in any later API response, not after a reload.
+    expect(await everythingOnThePage(page)).not.toContain(secret);
+    await page.reload();
+    await page.getByRole('heading', { level: 2, name: 'Payments web' }).waitFor();
+    expect(await everythingOnThePage(page)).not.toContain(secret);
+    expect(apiBodies.slice(bodiesBeforeClosing).length).toBeGreaterThan(0);
+    for (const body of apiBodies.slice(bodiesBeforeClosing)) expect(body).not.toContain(secret);
+
+    // Change the redirect URIs.
+    await page.getByRole('button', { name: 'Edit configuration' }).click();
+    await page.getByLabel('Redirect URIs', { exact: true }).fill('https://pay.example.com/callback\nhttps://pay.example.com/oidc/return');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByText('https://pay.example.com/oidc/return').waitFor();
+    let stored = await server.services.clients.getClient(systemActor, projectId, clientId);
+    expect(stored.redirectUris).toEqual(['https://pay.example.com/callback', 'https://pay.example.com/oidc/return']);
+    expect(stored.revision).toBe(2);
+
+    // Rotate with a chosen grace period: the new secret is shown once, the old one retires after a day.
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotateDialog = page.getByRole('alertdialog', { name: 'Rotate the client secret' });
+    await rotateDialog.getByLabel('Grace period for the current secret').selectOption({ label: '1 day' });
+    await rotateDialog.getByRole('button', { name: 'Rotate secret' }).click();
+    const newSecretDialog = page.getByRole('alertdialog', { name: 'New client secret' });
+    const rotated = await newSecretDialog.getByLabel('Client secret').inputValue();
+    expect(rotated).toMatch(/^[0-9A-Za-z]{43}$/);
+    expect(rotated).not.toBe(secret);
+    const bodiesBeforeClosingRotation = apiBodies.length;
+    await newSecretDialog.getByRole('button', { name: 'I have stored the secret' }).click();
+    await newSecretDialog.waitFor({ state: 'detached' });
+    expect(await everythingOnThePage(page)).not.toContain(rotated);
+    stored = await server.services.clients.getClient(systemActor, projectId, clientId);
+    const retiring = stored.secrets.find((s) => s.status === 'retiring');
+    expect(stored.secrets.filter((s) => s.status === 'active')).toHaveLength(1);
+    expect(retiring?.expiresAt).toBe(server.clock.now() + 86_400_000);
+    const secretRows = page.getByRole('table', { name: /Secrets of/ }).getByRole('row');
+    await expect.poll(() => secretRows.count()).toBe(3);
+    await page.reload();
+    await page.getByRole('heading', { level: 2, name: 'Payments web' }).waitFor();
+    for (const body of apiBodies.slice(bodiesBeforeClosingRotation)) expect(body).not.toContain(rotated);
+
+    // Add a member by account name, as a viewer; an unknown account is explained next to the field.
+    await openTab(page, 'Members');
+    const addForm = page.getByRole('form', { name: 'Add a member' });
+    await addForm.getByLabel('Account').fill('nobody-here');
+    await addForm.getByRole('button', { name: 'Add member' }).click();
+    await expect.poll(() => fieldError(page, 'Account')).toContain('No active account');
+    await addForm.getByLabel('Account').fill(viewer.account);
+    await addForm.getByLabel('Role').selectOption('viewer');
+    await addForm.getByRole('button', { name: 'Add member' }).click();
+    const viewerRow = page.getByRole('row', { name: /Victor Viewer/ });
+    await viewerRow.waitFor();
+    expect(await viewerRow.textContent()).toContain('viewer');
+
+    // Archive, with the warning that it suspends the clients; then un-archive.
+    await openTab(page, 'Settings');
+    await page.getByRole('button', { name: 'Archive project' }).click();
+    const archiveDialog = page.getByRole('alertdialog', { name: 'Archive this project?' });
+    expect(await archiveDialog.textContent()).toContain('suspended');
+    await archiveDialog.getByRole('button', { name: 'Archive project' }).click();
+    await page.getByText('This project is archived.').waitFor();
+    expect((await server.services.projects.getProject(systemActor, projectId)).status).toBe('archived');
+    await openTab(page, 'Clients');
+    await page.getByRole('link', { name: 'Payments web' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Register client' }).count()).toBe(0);
+    await openTab(page, 'Settings');
+    await page.getByRole('button', { name: 'Un-archive project' }).click();
+    await page.getByRole('alertdialog', { name: 'Un-archive this project?' }).getByRole('button', { name: 'Un-archive project' }).click();
+    await page.getByRole('button', { name: 'Archive project' }).waitFor();
+    expect((await server.services.projects.getProject(systemActor, projectId)).status).toBe('active');
+
+    // Sign out: back on the sign-in page, and the session is dead on the server too.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/console\/sign-in/);
+    await page.getByText('You are signed out.').waitFor();
+    expect(await page.evaluate(() => fetch('/api/management/projects').then((r) => r.status))).toBe(401);
+
+    // The viewer signs in and finds everything readable and no control that would be refused.
+    await signInHere(page, viewer.account, viewer.password);
+    await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+    expect(await page.getByRole('listitem').filter({ hasText: 'Payments' }).textContent()).toContain('viewer');
+    await openProject(page, 'Payments');
+    await page.getByRole('link', { name: 'Payments web' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Register client' }).count()).toBe(0);
+    await expectOnlyReadingControls(page);
+
+    await page.getByRole('link', { name: 'Payments web' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Payments web' }).waitFor();
+    await page.getByRole('table', { name: /Secrets of/ }).waitFor();
+    await expectOnlyReadingControls(page);
+
+    await openTab(page, 'Members');
+    await page.getByRole('row', { name: /Olivia Owner/ }).waitFor();
+    expect(await page.getByRole('form', { name: 'Add a member' }).count()).toBe(0);
+    await expectOnlyReadingControls(page);
+
+    await openTab(page, 'Settings');
+    await page.getByRole('heading', { name: 'Your access' }).waitFor();
+    await expectOnlyReadingControls(page);
+
+    await openTab(page, 'Audit log');
+    await page.getByRole('table', { name: /Audit log of/ }).waitFor();
+    await expectOnlyReadingControls(page);
+
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+});
+
+/** The controls a viewer may see: none of them changes anything. */
+const READING_CONTROLS = new Set(['Sign out', 'Copy client ID', 'Newer', 'Older']);
+
+async function expectOnlyReadingControls(page: Page): Promise<void> {
+  const offered = (await buttonNames(page)).filter((name) => !READING_CONTROLS.has(name));
+  expect(offered).toEqual([]);
+  expect(await page.locator('input:not([type=hidden]), textarea, select').count()).toBe(0);
+}
+
+/** The error shown next to a labelled field, or '' when there is none. */
+async function fieldError(page: Page, label: string): Promise<string> {
+  return page.getByLabel(label, { exact: true }).evaluate((element) => {
+    const ids = (element.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+    return ids
+      .map((id) => document.getElementById(id))
+      .filter((node) => node?.classList.contains('field-error'))
+      .map((node) => node?.textContent ?? '')
+      .join(' ');
+  });
+}

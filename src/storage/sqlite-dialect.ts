@@ -27,7 +27,9 @@ export function createNodeSqliteDialect(path: string): { dialect: SqliteDialect;
   database.exec('PRAGMA busy_timeout = 5000');
   const adapted: SqliteDatabase = {
     close: () => database.close(),
-    prepare: (sql) => adaptStatement(database.prepare(sql)),
+    // Kysely opens transactions with a deferred BEGIN; a second process (the CLI beside the server)
+    // could then fail with SQLITE_BUSY on upgrade instead of waiting. IMMEDIATE takes the write lock up front.
+    prepare: (sql) => adaptStatement(database.prepare(/^\s*begin\s*$/i.test(sql) ? 'BEGIN IMMEDIATE' : sql)),
   };
   return { dialect: new SqliteDialect({ database: adapted }), database };
 }

@@ -5,6 +5,7 @@ import { systemActor } from '../../src/domain/actor.ts';
 import { launchBrowser, openWatchedPage } from './support/browser.ts';
 import { buttonNames, everythingOnThePage, openProject, openTab, signIn, signInHere } from './support/console-actions.ts';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { consoleActor } from './support/seed.ts';
 
 // Issue 4, "What it must show": the whole flow in the system Chromium against the real server on SQLite.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flow (SQLite, Chromium)', () => {
@@ -175,6 +176,40 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     expect(problems).toEqual([]);
     await page.context().close();
   }, 120_000);
+
+  test('a maintainer gets the client controls but none for members or the project', async () => {
+    const maya = await server.createUser('maya', 'Maya Maintainer');
+    const ownerActor = consoleActor(owner.subjectId);
+    const project = await server.services.projects.createProject(ownerActor, { name: 'Maintained' });
+    const { client } = await server.services.clients.registerClient(ownerActor, project.projectId, {
+      clientType: 'web',
+      displayName: 'Maintained web',
+      redirectUris: ['https://maintained.example/callback'],
+      scopeWhitelist: ['openid'],
+    });
+    await server.services.members.addMember(ownerActor, project.projectId, { subjectId: maya.subjectId, role: 'maintainer', expectedProjectVersion: project.version });
+
+    const { page, context, problems } = await openWatchedPage(browser);
+    await signIn(page, server.consoleUrl(), maya.account, maya.password);
+    await openProject(page, 'Maintained');
+    await page.getByRole('link', { name: 'Register client' }).waitFor();
+    await page.getByRole('link', { name: 'Maintained web' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Maintained web' }).waitFor();
+    const clientControls = await buttonNames(page);
+    for (const control of ['Disable client', 'Edit configuration', 'Edit details', 'Rotate secret']) expect(clientControls).toContain(control);
+    expect(clientControls.some((name) => name.startsWith('Revoke secret'))).toBe(true);
+
+    await openTab(page, 'Members');
+    await page.getByRole('row', { name: /Maya Maintainer/ }).waitFor();
+    expect(await page.getByRole('form', { name: 'Add a member' }).count()).toBe(0);
+    await expectOnlyReadingControls(page);
+    await openTab(page, 'Settings');
+    await page.getByRole('heading', { name: 'Your access' }).waitFor();
+    await expectOnlyReadingControls(page);
+    expect(client.clientId).toMatch(/^cli_/);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
 });
 
 /** The controls a viewer may see: none of them changes anything. */

@@ -146,7 +146,16 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       await check('admin-new-user-dialog');
       await page.keyboard.press('Escape');
 
-      expect(checked.length).toBeGreaterThanOrEqual(20);
+      // The dark colour scheme keeps its contrast too.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.goto(server.consoleUrl(`${projectPath}/clients/${seeded.web.clientId}`));
+      await page.getByRole('heading', { level: 2, name: 'Storefront admin' }).waitFor();
+      await check('client-web-dark');
+      await page.goto(server.consoleUrl('/admin/users'));
+      await page.getByRole('row', { name: /Olivia Owner/ }).waitFor();
+      await check('admin-users-dark');
+
+      expect(checked.length).toBeGreaterThanOrEqual(22);
       expect(problems).toEqual([]);
       await context.close();
     }, 120_000);

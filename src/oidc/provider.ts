@@ -1,4 +1,4 @@
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Client, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
 import { SCOPES } from '../domain/clients.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -28,13 +28,13 @@ export interface OidcDeps {
 }
 
 type Ctx = KoaContextWithOIDC;
-type ClientLike = { clientId: string; clientAuthMethod: string; scope?: string | undefined; grantTypeAllowed(type: string): boolean } & SesameClientFields;
 
 const disabled = { enabled: false } as const;
 
 /** PKCE S256 for every spa client, and for web clients unless their configuration turned it off. */
-function pkceRequired(_ctx: Ctx, client: ClientLike): boolean {
-  return client.clientAuthMethod === 'none' || client.sesame_client_type === 'spa' || client.sesame_require_pkce !== false;
+function pkceRequired(_ctx: Ctx, client: Client): boolean {
+  const fields = client as Client & SesameClientFields;
+  return client.clientAuthMethod === 'none' || fields.sesame_client_type === 'spa' || fields.sesame_require_pkce !== false;
 }
 
 /**
@@ -42,7 +42,7 @@ function pkceRequired(_ctx: Ctx, client: ClientLike): boolean {
  * except for offline_access, which it silently drops for clients that may not have refresh tokens;
  * a spa asking for it should hear why it gets none.
  */
-async function rejectScopesOutsideWhitelist(ctx: Ctx, _value: string | undefined, client: ClientLike): Promise<void> {
+async function rejectScopesOutsideWhitelist(ctx: Ctx, _value: string | undefined, client: Client): Promise<void> {
   const source = (ctx.method === 'POST' ? ctx.oidc.body : ctx.query) as Record<string, unknown> | undefined;
   const requested = typeof source?.scope === 'string' ? source.scope.split(' ') : [];
   const allowed = new Set((client.scope ?? '').split(' '));
@@ -100,8 +100,8 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
       token_endpoint_auth_method: 'client_secret_basic',
     },
     extraClientMetadata: { properties: [...SESAME_CLIENT_METADATA] },
-    extraParams: { scope: rejectScopesOutsideWhitelist as NonNullable<Configuration['extraParams']> extends Record<string, infer F> ? F : never },
-    pkce: { required: pkceRequired as NonNullable<Configuration['pkce']>['required'] },
+    extraParams: { scope: rejectScopesOutsideWhitelist },
+    pkce: { required: pkceRequired },
     allowOmittingSingleRegisteredRedirectUri: false,
     enabledJWA: {
       idTokenSigningAlgValues: ['RS256', 'ES256'],

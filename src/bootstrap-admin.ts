@@ -1,4 +1,4 @@
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { systemActor } from './domain/actor.ts';
 import { randomBase62 } from './domain/ids.ts';
 import type { Services } from './services/index.ts';
@@ -15,7 +15,7 @@ export async function ensureBootstrapAdmin(config: Config, services: Services): 
   if ((await services.users.countUsers()) > 0) return null;
   const configured = config.bootstrapAdmin.password;
   if (!configured && config.production) {
-    throw new Error('OIDC_BOOTSTRAP_ADMIN_PASSWORD: required in production while the database has no users (at least 12 characters)');
+    throw new ConfigError(['OIDC_BOOTSTRAP_ADMIN_PASSWORD: required in production while the database has no users (at least 12 characters)']);
   }
   const password = configured ?? randomBase62(20);
   const admin = await services.users.createUser(systemActor, {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const booleanText = z
@@ -27,6 +28,17 @@ export const rateLimitDefaults = {
   token: { perClient: 3000, perIp: 1200, windowSeconds: 60 },
 } as const;
 
+function isTrustProxyValue(value: string): boolean {
+  if (/^\d{1,2}$/.test(value)) return true;
+  return value.split(',').every((entry) => {
+    const [address = '', bits, ...rest] = entry.trim().split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return false;
+    if (bits === undefined) return true;
+    return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  });
+}
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
   // An empty PORT means unset: coercing '' would give 0, a random port.
@@ -46,7 +58,7 @@ const environmentSchema = z.object({
   OIDC_BOOTSTRAP_ADMIN_ACCOUNT: optionalText,
   OIDC_BOOTSTRAP_ADMIN_PASSWORD: optionalText,
   OIDC_CLIENTS_CONFIG_PATH: optionalText,
-  TRUST_PROXY: optionalText,
+  TRUST_PROXY: optionalText.refine((v) => v === undefined || isTrustProxyValue(v), 'must be a hop count (e.g. 1) or comma-separated addresses/CIDRs (e.g. 10.0.0.0/8,::1)'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: optionalText,
   // Rate limits: values and reasons in rateLimitDefaults; 0 turns that one limit off.

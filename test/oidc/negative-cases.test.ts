@@ -74,6 +74,21 @@ describe.each(TEST_ENGINES)('requests the provider refuses, on %s', (engine) => 
     expectErrorPage(page, /has not registered/);
   });
 
+  it('matches a native app\'s redirect URIs exactly: no other loopback port, and its private-use scheme as registered', async () => {
+    const project = await server.services.projects.createProject(fixture.adminActor, { name: 'Native' });
+    const { client } = await server.services.clients.registerClient(fixture.adminActor, project.projectId, {
+      clientType: 'spa',
+      displayName: 'Native app',
+      redirectUris: ['com.example.app:/callback', 'http://127.0.0.1:8080/cb'],
+      scopeWhitelist: ['openid'],
+    });
+    const native = { clientId: client.clientId, redirectUri: 'com.example.app:/callback', postLogoutRedirectUri: '' };
+    const otherPort = await new OidcUserAgent(server.issuer).request(authorizeUrl(native, { redirect_uri: 'http://127.0.0.1:9999/cb' }));
+    expectErrorPage(otherPort, /has not registered/);
+    const scheme = await new OidcUserAgent(server.issuer).request(authorizeUrl(native, { code_challenge: undefined, code_challenge_method: undefined }));
+    expect((await errorRedirect(native, scheme)).error).toBe('invalid_request');
+  });
+
   it('refuses a spa request without PKCE', async () => {
     const page = await new OidcUserAgent(server.issuer).request(authorizeUrl(fixture.spa, { code_challenge: undefined, code_challenge_method: undefined }));
     const { error, description } = await errorRedirect(fixture.spa, page);

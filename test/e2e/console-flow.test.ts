@@ -110,6 +110,28 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     await page.getByRole('heading', { level: 2, name: 'Payments web' }).waitFor();
     for (const body of apiBodies.slice(bodiesBeforeClosingRotation)) expect(body).not.toContain(rotated);
 
+    // Revoke the retiring secret: it stops at once; the active one stays.
+    const retiringRow = page.getByRole('row', { name: /retiring/ });
+    await retiringRow.getByRole('button', { name: /^Revoke secret/ }).click();
+    await page.getByRole('alertdialog', { name: 'Revoke this secret?' }).getByRole('button', { name: 'Revoke secret' }).click();
+    await page.getByRole('alertdialog', { name: 'Revoke this secret?' }).waitFor({ state: 'hidden' });
+    await expect.poll(() => page.getByRole('row', { name: /retiring/ }).count()).toBe(0);
+    stored = await server.services.clients.getClient(systemActor, projectId, clientId);
+    expect(stored.secrets.find((s) => s.secretId === retiring?.secretId)?.status).toBe('revoked');
+    expect(stored.secrets.filter((s) => s.status === 'active')).toHaveLength(1);
+
+    // Disable the client, then enable it again.
+    await page.getByRole('button', { name: 'Disable client' }).click();
+    const disableDialog = page.getByRole('alertdialog', { name: 'Disable this client?' });
+    expect(await disableDialog.textContent()).toContain('refused at once');
+    await disableDialog.getByRole('button', { name: 'Disable client' }).click();
+    await page.getByText('This client is disabled').waitFor();
+    expect((await server.services.clients.getClient(systemActor, projectId, clientId)).status).toBe('disabled');
+    await page.getByRole('button', { name: 'Enable client' }).click();
+    await page.getByRole('alertdialog', { name: 'Enable this client?' }).getByRole('button', { name: 'Enable client' }).click();
+    await page.getByRole('button', { name: 'Disable client' }).waitFor();
+    expect((await server.services.clients.getClient(systemActor, projectId, clientId)).status).toBe('active');
+
     // Add a member by account name, as a viewer; an unknown account is explained next to the field.
     await openTab(page, 'Members');
     const addForm = page.getByRole('form', { name: 'Add a member' });
@@ -207,6 +229,46 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     await page.getByRole('heading', { name: 'Your access' }).waitFor();
     await expectOnlyReadingControls(page);
     expect(client.clientId).toMatch(/^cli_/);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  test('an owner changes a role, removes a member and hands the project over, after which member controls are gone', async () => {
+    const [ana, ben] = [await server.createUser('ana', 'Ana Analyst'), await server.createUser('ben', 'Ben Builder')];
+    const ownerActor = consoleActor(owner.subjectId);
+    let project = await server.services.projects.createProject(ownerActor, { name: 'Handover' });
+    ({ project } = await server.services.members.addMember(ownerActor, project.projectId, { subjectId: ana.subjectId, role: 'viewer', expectedProjectVersion: project.version }));
+    ({ project } = await server.services.members.addMember(ownerActor, project.projectId, { subjectId: ben.subjectId, role: 'maintainer', expectedProjectVersion: project.version }));
+
+    const { page, context, problems } = await openWatchedPage(browser);
+    await signIn(page, server.consoleUrl(), owner.account, owner.password);
+    await openProject(page, 'Handover');
+    await openTab(page, 'Members');
+    const roleOf = async (name: RegExp) => (await page.getByRole('row', { name }).getByRole('cell').first().textContent()) ?? '';
+
+    await page.getByRole('button', { name: 'Change role of ana' }).click();
+    const roleDialog = page.getByRole('dialog', { name: 'Role of Ana Analyst' });
+    await roleDialog.getByRole('radio', { name: /maintainer/ }).check();
+    await roleDialog.getByRole('button', { name: 'Save role' }).click();
+    await expect.poll(() => roleOf(/Ana Analyst/)).toBe('maintainer');
+
+    await page.getByRole('button', { name: 'Remove ben' }).click();
+    const removeDialog = page.getByRole('alertdialog', { name: 'Remove this member?' });
+    expect(await removeDialog.textContent()).toContain('loses access');
+    await removeDialog.getByRole('button', { name: 'Remove member' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /Ben Builder/ }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Make owner: ana' }).click();
+    const transferDialog = page.getByRole('alertdialog', { name: 'Transfer ownership?' });
+    expect(await transferDialog.textContent()).toContain('You cannot undo this yourself');
+    await transferDialog.getByRole('button', { name: 'Transfer ownership' }).click();
+    await expect.poll(() => roleOf(/Ana Analyst/)).toBe('owner');
+    await expect.poll(() => roleOf(/Olivia Owner/)).toBe('maintainer');
+    await expect.poll(() => page.getByRole('form', { name: 'Add a member' }).count()).toBe(0);
+    await expectOnlyReadingControls(page);
+
+    const members = await server.services.members.listMembers(systemActor, project.projectId);
+    expect(members.map((m) => `${m.account}:${m.role}`).sort()).toEqual(['ana:owner', 'olivia:maintainer']);
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

@@ -66,7 +66,7 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
       <div class="section-title-row">
         <h3>Client secrets</h3>
         {writable && (
-          <button type="button" class="button button-small" onClick={() => setRotating(true)} disabled={atLimit || client.status !== 'active'}>
+          <button type="button" class="button button-small" onClick={() => setRotating(true)} disabled={atLimit}>
             Rotate secret
           </button>
         )}

@@ -34,6 +34,26 @@ describe.each(TEST_ENGINES)('operations endpoints on %s', (engine) => {
     expect(plain.headers['strict-transport-security']).toBeUndefined();
   });
 
+  it('pages keep their own stricter policy and still get the common headers', async () => {
+    const console = await ctx.app.inject({ url: '/console/' });
+    expect(console.statusCode).toBe(200);
+    expect(console.headers['content-type']).toMatch(/^text\/html/);
+    expectSecurityHeaders(console.headers);
+    expect(console.headers['content-security-policy']).toMatch(/form-action 'self'/);
+  });
+
+  it('token responses are no-store, errors included', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=authorization_code&code=nothing',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expectSecurityHeaders(response.headers);
+  });
+
   it('every /api response is no-store, whatever its status', async () => {
     for (const [method, url] of [
       ['GET', '/api/agent/no-such-operation'],

@@ -26,7 +26,8 @@ export function engineOf(databaseUrl: string): Engine {
 export function openDatabase(databaseUrl: string, options: { poolSize?: number } = {}): OpenedDatabase {
   const engine = engineOf(databaseUrl);
   if (engine === 'postgres') {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+    // A server that drops packets instead of refusing them must fail a request (503), not hang it.
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
     // The same for a client checked out between queries (inside a transaction): without a listener

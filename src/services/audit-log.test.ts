@@ -46,9 +46,36 @@ describe.each(TEST_ENGINES)('audit log listing on %s', (engine) => {
     const all = await ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { limit: 200 });
     const first = await ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { limit: 2 });
     expect(first).toEqual(all.slice(0, 2));
-    const older = await ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { before: first[1]!.at });
+    const older = await ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { before: { at: first[1]!.at } });
     expect(older.map((e) => e.auditId)).toEqual(all.filter((e) => e.at < first[1]!.at).map((e) => e.auditId));
     expect(older[0]!.action).toBe('client.create');
+  });
+
+  it('pages by auditId through entries written in the same millisecond without skipping or repeating one', async () => {
+    const all = await ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { limit: 200 });
+    // The project and its first members share one instant of the test clock: a time cursor would skip some.
+    expect(new Set(all.slice(-3).map((e) => e.at)).size).toBe(1);
+    const paged: string[] = [];
+    let before: { auditId: string } | undefined;
+    for (;;) {
+      const page = await ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { limit: 1, before });
+      if (page.length === 0) break;
+      paged.push(page[0]!.auditId);
+      before = { auditId: page[0]!.auditId };
+    }
+    expect(paged).toEqual(all.map((e) => e.auditId));
+    await expect(ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { before: { auditId: 'aud_0_unknown' } })).rejects.toMatchObject({
+      code: 'invalid_request',
+      fieldErrors: { before: expect.any(String) },
+    });
+  });
+
+  it('names each actor\'s account', async () => {
+    const entries = await ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { limit: 200 });
+    const accounts = new Map<string, string>();
+    for (const actor of [cast.owner, cast.maintainer]) accounts.set(actor.subjectId!, (await ctx.services.users.getUser(actor.subjectId!))!.account);
+    expect(entries.map((e) => [e.action, e.actorAccount])).toContainEqual(['client.create', accounts.get(cast.maintainer.subjectId!)]);
+    for (const entry of entries) expect(entry.actorAccount).toBe(accounts.get(entry.actorSubjectId!) ?? null);
   });
 
   it('hides the trail from non-members and refuses bad paging values', async () => {
@@ -56,7 +83,7 @@ describe.each(TEST_ENGINES)('audit log listing on %s', (engine) => {
     expect((await ctx.services.audit.listAuditLogs(cast.admin, project.projectId)).length).toBeGreaterThan(0);
     await expect(ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { limit: 0 })).rejects.toMatchObject({ code: 'invalid_request', fieldErrors: { limit: expect.any(String) } });
     await expect(ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { limit: 201 })).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { before: Number.NaN })).rejects.toMatchObject({ fieldErrors: { before: expect.any(String) } });
+    await expect(ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { before: { at: Number.NaN } })).rejects.toMatchObject({ fieldErrors: { before: expect.any(String) } });
   });
 
   it('keeps other projects\' entries out', async () => {

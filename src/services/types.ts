@@ -63,6 +63,8 @@ export interface AuditLogEntry {
   auditId: string;
   at: number;
   actorSubjectId: string | null;
+  /** The actor's account name as it is now; null for the system, the command line or a deleted user. */
+  actorAccount: string | null;
   surface: Surface;
   action: string;
   targetType: string;

@@ -228,6 +228,11 @@ describe.each(TEST_ENGINES)('Agent API contract on %s', (engine) => {
     const next = await alice.call('GET', `/projects/${projectId}/audit-logs?limit=200&before=${encodeURIComponent(page.body.auditLogs[1].at)}`);
     expect(next.status).toBe(200);
     expect(next.body.auditLogs.every((entry: { at: string }) => entry.at < page.body.auditLogs[1].at)).toBe(true);
+    const afterEntry = await alice.call('GET', `/projects/${projectId}/audit-logs?limit=200&before=${page.body.auditLogs[1].auditId}`);
+    expect(afterEntry.status).toBe(200);
+    expect(afterEntry.body.auditLogs.map((entry: { auditId: string }) => entry.auditId)).toEqual(
+      audit.body.auditLogs.slice(2).map((entry: { auditId: string }) => entry.auditId),
+    );
   });
 
   it('logs out; the token is dead at once', async () => {

@@ -12,10 +12,15 @@ export const auditLogQuery = z.object({
     .pipe(z.number().max(AUDIT_PAGE.maxLimit, `must be at most ${AUDIT_PAGE.maxLimit}`))
     .optional()
     .meta({ description: `How many entries, newest first: 1-${AUDIT_PAGE.maxLimit}, default ${AUDIT_PAGE.defaultLimit}.` }),
-  before: z.iso
-    .datetime({ message: 'must be an ISO-8601 UTC time such as 2026-11-21T09:30:00.000Z' })
+  before: z
+    .union([z.string().regex(/^aud_[0-9a-z]+_[0-9A-Za-z]+$/, 'must be an auditId'), z.iso.datetime()], {
+      error: 'must be the auditId of the last entry you have, or an ISO-8601 UTC time such as 2026-11-21T09:30:00.000Z',
+    })
     .optional()
-    .meta({ description: 'Only entries strictly older than this time: pass the `at` of the last entry you have to read the next page.' }),
+    .meta({
+      description:
+        'Where the next page starts: the `auditId` of the last entry you have (exact, the way to page), or an ISO-8601 time (only entries strictly older than it).',
+    }),
 });
 
 export const auditLogJson = z
@@ -23,6 +28,7 @@ export const auditLogJson = z
     auditId: z.string(),
     at: timestamp,
     actorSubjectId: z.string().nullable().meta({ description: 'Who made the change; null for the system or the command line.' }),
+    actorAccount: z.string().nullable().meta({ description: 'The account name of `actorSubjectId` as it is now; null when there is none.' }),
     surface: z.enum(['console', 'agent', 'cli', 'system']),
     action: z.string().meta({ examples: ['client.revise'] }),
     targetType: z.string(),
@@ -41,6 +47,7 @@ export const presentAuditLog = (entry: AuditLogEntry): z.infer<typeof auditLogJs
   auditId: entry.auditId,
   at: toIso(entry.at),
   actorSubjectId: entry.actorSubjectId,
+  actorAccount: entry.actorAccount,
   surface: entry.surface,
   action: entry.action,
   targetType: entry.targetType,

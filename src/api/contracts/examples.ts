@@ -78,6 +78,7 @@ export const exampleAuditLog: AuditLogJson = {
   auditId: 'aud_mi8x2k1c_Hq7Zp3LmWs',
   at: exampleLaterTime,
   actorSubjectId: exampleSessionUser.subjectId,
+  actorAccount: exampleSessionUser.account,
   surface: 'agent',
   action: 'client.revise',
   targetType: 'client',

@@ -9,7 +9,7 @@ export const listAuditLogs = defineOperation({
   path: '/projects/:projectId/audit-logs',
   tag: 'Audit',
   summary: 'Read a project\'s audit trail',
-  description: 'Who changed what in the project, newest first; any member may read it. Page with `before` set to the `at` of the last entry you have.',
+  description: 'Who changed what in the project, newest first; any member may read it. Page with `before` set to the `auditId` of the last entry you have.',
   access: 'session',
   params: projectIdParams,
   query: auditLogQuery,
@@ -18,7 +18,7 @@ export const listAuditLogs = defineOperation({
   async handle({ services, actor, params, query }) {
     const entries = await services.audit.listAuditLogs(actor, params.projectId, {
       limit: query.limit,
-      before: query.before === undefined ? undefined : Date.parse(query.before),
+      before: query.before === undefined ? undefined : query.before.startsWith('aud_') ? { auditId: query.before } : { at: Date.parse(query.before) },
     });
     return { auditLogs: entries.map(presentAuditLog) };
   },

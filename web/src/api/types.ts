@@ -79,7 +79,7 @@ export interface AuditLogEntry {
   auditId: string;
   at: string;
   actorSubjectId: string | null;
-  actorAccount?: string | null;
+  actorAccount: string | null;
   surface: string;
   action: string;
   targetType: string;

@@ -96,8 +96,8 @@ export function AuditPanel({ project }: ProjectContext) {
   );
 }
 
-/** The `before` value that continues after an entry: the API pages by time (entries strictly older). */
-export const auditCursor = (entry: AuditLogEntry) => entry.at;
+/** The `before` value that continues exactly after an entry. */
+export const auditCursor = (entry: AuditLogEntry) => entry.auditId;
 
 function AuditChanges({ entry }: { entry: AuditLogEntry }) {
   const before = entry.before ?? {};

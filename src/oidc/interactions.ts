@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type Provider } from 'oidc-provider';
 import { SCOPES, type Scope } from '../domain/clients.ts';
 import { AppError } from '../errors.ts';
+import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import type { LiveProvider } from './live-provider.ts';
 import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
 import { pageSecurityHeaders } from './page-security.ts';
@@ -31,10 +32,12 @@ const field = (body: FormBody, name: string): string => {
  * step loads the interaction bound to the browser's signed cookie, checks the form's CSRF token,
  * and hands its result back to oidc-provider, which continues at /auth/:uid.
  */
-export async function interactionRoutes(app: FastifyInstance, options: { live: LiveProvider; deps: OidcDeps }): Promise<void> {
+export async function interactionRoutes(app: FastifyInstance, options: { live: LiveProvider; deps: OidcDeps; issuerIsHttps: boolean }): Promise<void> {
   const { live, deps } = options;
   const cookieKeys = deps.instanceSecrets.cookieKeys;
   await app.register(formbody);
+  // interactionDetails and interactionResult read the raw request through oidc-provider's Koa.
+  app.addHook('onRequest', async (request) => rewriteForwardedHeaders(request, options.issuerIsHttps));
 
   async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<Interaction | null> {
     try {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import { interactionRoutes } from './interactions.ts';
 import { createLiveProvider, type LiveProvider } from './live-provider.ts';
 import { STYLESHEET_PATH } from './pages/layout.ts';
@@ -34,7 +35,8 @@ const stylesheet = readFileSync(new URL('./pages/sesame.css', import.meta.url), 
 /**
  * Mounts the OpenID Connect provider: oidc-provider's own endpoints through its Node callback,
  * handed the raw request in onRequest (before Fastify reads a body, which oidc-provider parses
- * itself), the interaction pages as Fastify routes, and the pages' stylesheet.
+ * itself) with its forwarding headers rewritten to Fastify's view, the interaction pages as
+ * Fastify routes, and the pages' stylesheet.
  */
 export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promise<LiveProvider> {
   const onTokenIssued: OidcDeps['onTokenIssued'] = (grant) => {
@@ -44,15 +46,17 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   app.decorate('oidc', live);
   // createLiveProvider throws when it cannot load a signing key, so from here on the keys are loaded.
   app.readiness.addFlag('signingKeys', true);
+  const issuerIsHttps = deps.config.issuer.startsWith('https://');
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method === 'POST' && request.routeOptions.url === '/token' && (await refuseTokenRequestOverLimit(request, reply))) return reply;
+    rewriteForwardedHeaders(request, issuerIsHttps);
     reply.hijack();
     await live.handle(request.raw, reply.raw);
   };
   for (const [url, method] of PROVIDER_ROUTES) {
     app.route({ method, url, onRequest: forward, handler: async () => undefined });
   }
-  await app.register(interactionRoutes, { live, deps });
+  await app.register(interactionRoutes, { live, deps, issuerIsHttps });
 
   const refresh = setInterval(() => {
     live.refreshSigningKeys().catch((error: unknown) => app.log.warn({ err: error }, 'could not refresh the signing keys; still using the previous ones'));

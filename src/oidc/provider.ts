@@ -177,9 +177,9 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
   };
 
   const provider = new Provider(deps.config.issuer, configuration);
-  // Sesame never terminates TLS itself, so an https issuer means a proxy in front: its
-  // X-Forwarded-Proto is what tells oidc-provider to mark its cookies Secure.
-  provider.proxy = deps.config.trustProxy !== undefined || deps.config.issuer.startsWith('https://');
+  // Every request reaches oidc-provider with its forwarding headers rewritten to what Fastify
+  // concluded from TRUST_PROXY (forwarded-headers.ts), so Koa may believe them.
+  provider.proxy = true;
   installSecretsBridge(provider, { db, clock });
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);

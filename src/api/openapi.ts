@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { errorBody } from './contracts/common.ts';
+import { openApiDocumentResponse } from './contracts/discovery.ts';
 import { ERROR_ADVICE } from './contracts/error-advice.ts';
-import { isStateChanging, type AnyOperation } from './operation.ts';
+import { defineOperation, isStateChanging, type AnyOperation } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
 type SecurityRequirement = Record<string, string[]>;
@@ -218,4 +219,32 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], surfac
     paths,
     components: { schemas: components, examples: errorExamples(), securitySchemes: surface.securitySchemes },
   };
+}
+
+/**
+ * `GET /openapi.json` of a surface: built on first request from the surface's own operations
+ * (including itself), then served as it is.
+ */
+export function openApiDocumentOperation(surface: DocumentSurface, apiName: string, operations: () => readonly AnyOperation[]): AnyOperation {
+  let document: OpenApiDocument | undefined;
+  return defineOperation({
+    operationId: 'getOpenApiDocument',
+    method: 'GET',
+    path: '/openapi.json',
+    tag: 'Discovery',
+    summary: 'This OpenAPI 3.1 document',
+    description: `The machine-readable contract of the ${apiName}, generated from the schemas that validate requests. No authentication.`,
+    access: 'public',
+    response: {
+      status: 200,
+      description: 'The OpenAPI 3.1 document.',
+      schema: openApiDocumentResponse,
+      example: { openapi: '3.1.0', info: { title: surface.title, version: surface.version }, paths: {} },
+    },
+    errors: [],
+    async handle() {
+      document ??= buildOpenApiDocument(operations(), surface);
+      return document;
+    },
+  });
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { ErrorCode } from '../../errors.ts';
-import { instructionsResponse, openApiDocumentResponse } from '../contracts/discovery.ts';
-import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.ts';
+import { instructionsResponse } from '../contracts/discovery.ts';
+import { openApiDocumentOperation } from '../openapi.ts';
 import { defineOperation, type AnyOperation } from '../operation.ts';
 import { sharedOperations } from '../operations/index.ts';
 import { PACKAGE_VERSION } from '../package-version.ts';
@@ -49,35 +49,24 @@ function agentOperations(config: Config, bodyLimitBytes: number): AnyOperation[]
     },
   });
 
-  let document: OpenApiDocument | undefined;
-  const getOpenApiDocument = defineOperation({
-    operationId: 'getOpenApiDocument',
-    method: 'GET',
-    path: '/openapi.json',
-    tag: 'Discovery',
-    summary: 'This OpenAPI 3.1 document',
-    description: 'The machine-readable contract of the Agent API, generated from the schemas that validate requests. No authentication.',
-    access: 'public',
-    response: { status: 200, description: 'The OpenAPI 3.1 document.', schema: openApiDocumentResponse, example: { openapi: '3.1.0', info: { title: 'Sesame Agent API', version: PACKAGE_VERSION }, paths: {} } },
-    errors: [],
-    async handle() {
-      document ??= buildOpenApiDocument(operations, {
-        title: 'Sesame Agent API',
-        version: PACKAGE_VERSION,
-        description:
-          'Manage OIDC projects, clients and members from an AI assistant or a script. Read the operating guide first: ' +
-          `${urls.instructionsUrl}. Log in with POST /auth/login and send \`Authorization: Bearer <accessToken>\`.`,
-        serverUrl: urls.baseUrl,
-        infoExtensions: { 'x-agent-instructions': urls.instructionsUrl },
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout.' },
-        },
-        sessionSecurity: () => [{ bearerAuth: [] }],
-        sessionErrors: (): ErrorCode[] => ['login_required'],
-      });
-      return document;
+  const getOpenApiDocument = openApiDocumentOperation(
+    {
+      title: 'Sesame Agent API',
+      version: PACKAGE_VERSION,
+      description:
+        'Manage OIDC projects, clients and members from an AI assistant or a script. Read the operating guide first: ' +
+        `${urls.instructionsUrl}. Log in with POST /auth/login and send \`Authorization: Bearer <accessToken>\`.`,
+      serverUrl: urls.baseUrl,
+      infoExtensions: { 'x-agent-instructions': urls.instructionsUrl },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout.' },
+      },
+      sessionSecurity: () => [{ bearerAuth: [] }],
+      sessionErrors: (): ErrorCode[] => ['login_required'],
     },
-  });
+    'Agent API',
+    () => operations,
+  );
 
   const operations: AnyOperation[] = [getInstructions, getOpenApiDocument, agentLogin, agentLogout, agentWhoAmI, ...sharedOperations];
   return operations;

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors.ts';
-import { openApiDocumentResponse } from '../contracts/discovery.ts';
-import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.ts';
-import { defineOperation, isStateChanging, type AnyOperation } from '../operation.ts';
+import { openApiDocumentOperation } from '../openapi.ts';
+import { isStateChanging, type AnyOperation } from '../operation.ts';
 import { sharedOperations } from '../operations/index.ts';
 import { PACKAGE_VERSION } from '../package-version.ts';
 import { acceptJsonBodiesOnly, forbidCaching, registerOperations, type ApiDeps } from '../register-operations.ts';
@@ -19,37 +18,26 @@ export interface ManagementApiDeps extends ApiDeps {
 
 function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, csrf: CsrfTokens): AnyOperation[] {
   const serverUrl = `${deps.config.issuer}${MANAGEMENT_API_PREFIX}`;
-  let document: OpenApiDocument | undefined;
-  const getOpenApiDocument = defineOperation({
-    operationId: 'getOpenApiDocument',
-    method: 'GET',
-    path: '/openapi.json',
-    tag: 'Discovery',
-    summary: 'This OpenAPI 3.1 document',
-    description: 'The machine-readable contract of the Management API (the console\'s API), generated from the schemas that validate requests. No authentication.',
-    access: 'public',
-    response: { status: 200, description: 'The OpenAPI 3.1 document.', schema: openApiDocumentResponse, example: { openapi: '3.1.0', info: { title: 'Sesame Management API', version: PACKAGE_VERSION }, paths: {} } },
-    errors: [],
-    async handle() {
-      document ??= buildOpenApiDocument(operations, {
-        title: 'Sesame Management API',
-        version: PACKAGE_VERSION,
-        description:
-          'The browser console\'s API: the same operations and rules as the Agent API, with an HttpOnly session cookie instead of a bearer token. ' +
-          'Every state-changing request needs the X-CSRF-Token header (from GET /auth/context or the login answer); login needs the login-CSRF token.',
-        serverUrl,
-        infoExtensions: {},
-        securitySchemes: {
-          sessionCookie: { type: 'apiKey', in: 'cookie', name: cookies.names.session, description: 'Set by POST /auth/login; HttpOnly.' },
-          csrfHeader: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The csrfToken from GET /auth/context or from the login answer.' },
-          loginCsrfCookie: { type: 'apiKey', in: 'cookie', name: cookies.names.loginCsrf, description: 'Set by GET /auth/context while signed out; pairs with the login-CSRF token.' },
-        },
-        sessionSecurity: (operation): Array<Record<string, string[]>> => [isStateChanging(operation.method) ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] }],
-        sessionErrors: (operation): ErrorCode[] => (isStateChanging(operation.method) ? ['login_required', 'csrf_failed'] : ['login_required']),
-      });
-      return document;
+  const getOpenApiDocument = openApiDocumentOperation(
+    {
+      title: 'Sesame Management API',
+      version: PACKAGE_VERSION,
+      description:
+        'The browser console\'s API: the same operations and rules as the Agent API, with an HttpOnly session cookie instead of a bearer token. ' +
+        'Every state-changing request needs the X-CSRF-Token header (from GET /auth/context or the login answer); login needs the login-CSRF token.',
+      serverUrl,
+      infoExtensions: {},
+      securitySchemes: {
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: cookies.names.session, description: 'Set by POST /auth/login; HttpOnly.' },
+        csrfHeader: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The csrfToken from GET /auth/context or from the login answer.' },
+        loginCsrfCookie: { type: 'apiKey', in: 'cookie', name: cookies.names.loginCsrf, description: 'Set by GET /auth/context while signed out; pairs with the login-CSRF token.' },
+      },
+      sessionSecurity: (operation): Array<Record<string, string[]>> => [isStateChanging(operation.method) ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] }],
+      sessionErrors: (operation): ErrorCode[] => (isStateChanging(operation.method) ? ['login_required', 'csrf_failed'] : ['login_required']),
     },
-  });
+    'Management API (the console\'s API)',
+    () => operations,
+  );
 
   const operations: AnyOperation[] = [getOpenApiDocument, ...consoleAuthOperations(cookies, csrf), ...sharedOperations];
   return operations;

@@ -60,11 +60,34 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[], input: unknow
 // NUL cannot be stored in PostgreSQL text, and an unpaired surrogate would be stored as U+FFFD: refuse both at the door.
 const UNSTORABLE_TEXT = /\u0000|\p{Cs}/u;
 
-function unstorableTextPaths(value: unknown, path: readonly string[] = []): string[] {
-  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? [path.join('.')] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableTextPaths(item, [...path, String(index)]));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([key, inner]) => unstorableTextPaths(inner, [...path, key]));
-  return [];
+interface Visit {
+  value: unknown;
+  key: string | null;
+  parent: Visit | null;
+}
+
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let at: Visit | null = visit; at !== null && at.key !== null; at = at.parent) keys.unshift(at.key);
+  return keys.join('.');
+}
+
+// Iterative, and a path is built only for a hit: a 64 KiB body can nest thousands of levels deep,
+// which recursion (or copying the path at every level) would turn into a stack overflow, a 500.
+function unstorableTextPaths(input: unknown): string[] {
+  const found: string[] = [];
+  const pending: Visit[] = [{ value: input, key: null, parent: null }];
+  while (pending.length > 0) {
+    const visit = pending.pop()!;
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (UNSTORABLE_TEXT.test(value)) found.push(pathOf(visit));
+    } else if (value !== null && typeof value === 'object') {
+      const entries: [string, unknown][] = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+      for (let index = entries.length - 1; index >= 0; index -= 1) pending.push({ value: entries[index]![1], key: entries[index]![0], parent: visit });
+    }
+  }
+  return found;
 }
 
 /** Parses one part of a request with its schema; any problem is a 400 invalid_request naming the fields at fault. */

@@ -1,10 +1,11 @@
 import { cliActor } from '../domain/actor.ts';
 import { STUDENT_STATUSES, type StudentStatus } from '../domain/clients.ts';
+import { presentAdminUser } from '../api/contracts/users.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
 import type { User } from '../services/users.ts';
 import type { CliCommand } from './command.ts';
-import { FORMAT_OPTION, isoTime, printJson, printRecords, recordFormat } from './output.ts';
+import { FORMAT_OPTION, printJson, printRecords, recordFormat } from './output.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { readPassword } from './read-password.ts';
 import { UsageError } from './usage-error.ts';
@@ -103,17 +104,7 @@ const userList: CliCommand = {
     const users = await services.users.listUsers(cliActor);
     printRecords(
       env.io,
-      users.map((user) => ({
-        subjectId: user.subjectId,
-        account: user.account,
-        displayName: user.displayName,
-        email: user.email,
-        emailVerified: user.emailVerified,
-        studentStatus: user.studentStatus,
-        isAdmin: user.isAdmin,
-        status: user.status,
-        createdAt: isoTime(user.createdAt),
-      })),
+      users.map(presentAdminUser),
       format,
     );
   },

@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../domain/clock.ts';
 import type { Db } from '../storage/database.ts';
 import { findClientMetadata } from './client-metadata.ts';
@@ -59,7 +59,19 @@ function payloadAdapter(kind: string, { db, clock }: { db: Db; clock: Clock }, a
       return undefined;
     },
     async consume(id) {
-      await db.updateTable('oidc_payloads').set({ consumed_at: clock.now() }).where('kind', '=', kind).where('id', '=', id).execute();
+      // oidc-provider finds a code or refresh token, checks it is unconsumed, then consumes it: two
+      // concurrent uses would both pass the check. Only the first to mark it here wins; a loser is a
+      // reuse and is answered as oidc-provider answers one found already consumed.
+      const marked = await db
+        .updateTable('oidc_payloads')
+        .set({ consumed_at: clock.now() })
+        .where('kind', '=', kind)
+        .where('id', '=', id)
+        .where('consumed_at', 'is', null)
+        .executeTakeFirst();
+      if (marked.numUpdatedRows > 0n) return;
+      await revokeGrantOf(db, kind, id);
+      throw new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
     },
     async destroy(id) {
       await db.deleteFrom('oidc_payloads').where('kind', '=', kind).where('id', '=', id).execute();
@@ -68,6 +80,22 @@ function payloadAdapter(kind: string, { db, clock }: { db: Db; clock: Clock }, a
       await db.deleteFrom('oidc_payloads').where('kind', '=', kind).where('grant_id', '=', grantId).execute();
     },
   };
+}
+
+// What oidc-provider's own revocation of a grant removes: the grant and the tokens and codes issued under it.
+const GRANT_ARTIFACT_KINDS = ['AccessToken', 'RefreshToken', 'AuthorizationCode'];
+
+async function revokeGrantOf(db: Db, kind: string, id: string): Promise<void> {
+  const row = await db.selectFrom('oidc_payloads').select('grant_id').where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
+  const grantId = row?.grant_id;
+  if (!grantId) return;
+  await db
+    .deleteFrom('oidc_payloads')
+    .where((eb) => eb.or([
+      eb.and([eb('kind', 'in', GRANT_ARTIFACT_KINDS), eb('grant_id', '=', grantId)]),
+      eb.and([eb('kind', '=', 'Grant'), eb('id', '=', grantId)]),
+    ]))
+    .execute();
 }
 
 function clientAdapter(deps: { db: Db; clock: Clock }): Adapter {

@@ -1,4 +1,4 @@
-import type { AdapterPayload } from 'oidc-provider';
+import { errors, type AdapterPayload } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOidcAdapterFactory } from '../../src/oidc/adapter.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -43,6 +43,34 @@ describe.each(TEST_ENGINES)('oidc-provider adapter over oidc_payloads on %s', (e
     expect((await refresh.find('rt-1'))?.consumed).toBeUndefined();
     await refresh.consume('rt-1');
     expect((await refresh.find('rt-1'))?.consumed).toEqual(expect.any(Number));
+  });
+
+  it('consumes once: of concurrent consumers exactly one wins, the others fail as a reuse and revoke the grant', async () => {
+    const refresh = adapterFor('RefreshToken');
+    const access = adapterFor('AccessToken');
+    const grants = adapterFor('Grant');
+    await grants.upsert('g-race', { jti: 'g-race', accountId: 'acc' }, 3600);
+    await refresh.upsert('rt-race', { jti: 'rt-race', kind: 'RefreshToken', grantId: 'g-race' }, 3600);
+    await refresh.upsert('rt-next', { jti: 'rt-next', kind: 'RefreshToken', grantId: 'g-race' }, 3600);
+    await access.upsert('at-race', { jti: 'at-race', grantId: 'g-race' }, 3600);
+    await grants.upsert('g-other', { jti: 'g-other', accountId: 'acc' }, 3600);
+    await refresh.upsert('rt-other', { jti: 'rt-other', kind: 'RefreshToken', grantId: 'g-other' }, 3600);
+
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => refresh.consume('rt-race')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(failures).toHaveLength(9);
+    for (const failure of failures) {
+      expect(failure.reason).toBeInstanceOf(errors.InvalidGrant);
+      expect((failure.reason as InstanceType<typeof errors.InvalidGrant>).error).toBe('invalid_grant');
+    }
+
+    expect(await grants.find('g-race')).toBeUndefined();
+    expect(await refresh.find('rt-race')).toBeUndefined();
+    expect(await refresh.find('rt-next')).toBeUndefined();
+    expect(await access.find('at-race')).toBeUndefined();
+    expect(await grants.find('g-other')).toBeDefined();
+    expect(await refresh.find('rt-other')).toBeDefined();
   });
 
   it('revokes every artifact of a grant, model by model, and nothing of other grants', async () => {

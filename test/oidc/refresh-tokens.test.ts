@@ -43,6 +43,25 @@ describe.each(TEST_ENGINES)('refresh tokens on %s', (engine) => {
     await expect(oidc.fetchUserInfo(config, refreshed.access_token, fixture.person.subjectId)).rejects.toThrow();
   });
 
+  it('lets exactly one of concurrent uses of a refresh token succeed; the others are reuse and revoke the grant', async () => {
+    const { config, tokens } = await signIn(fixture.web, 'openid profile offline_access', { prompt: 'consent' });
+    const token = tokens.refresh_token!;
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => oidc.refreshTokenGrant(config, token).then((refreshed) => ({ refreshed }), (error: unknown) => ({ error }))),
+    );
+    const winners = outcomes.flatMap((outcome) => ('refreshed' in outcome ? [outcome.refreshed] : []));
+    const errors = await Promise.all(outcomes.flatMap((outcome) => ('error' in outcome ? [oauthError(Promise.reject(outcome.error))] : [])));
+    expect(winners).toHaveLength(1);
+    expect(errors).toEqual(Array.from({ length: 9 }, () => 'invalid_grant'));
+
+    // The race is a reuse like any other: the grant is gone, the winner's new tokens with it.
+    const winner = winners[0]!;
+    expect(winner.refresh_token).toEqual(expect.any(String));
+    expect(await oauthError(oidc.refreshTokenGrant(config, winner.refresh_token!))).toBe('invalid_grant');
+    await expect(oidc.fetchUserInfo(config, winner.access_token, fixture.person.subjectId)).rejects.toThrow();
+    await expect(oidc.fetchUserInfo(config, tokens.access_token, fixture.person.subjectId)).rejects.toThrow();
+  });
+
   it('issues no refresh token to a web client whose grant lacks offline_access', async () => {
     const { tokens } = await signIn(fixture.web, 'openid profile');
     expect(tokens.refresh_token).toBeUndefined();

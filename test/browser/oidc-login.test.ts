@@ -63,6 +63,13 @@ describe('signing in with the system Chromium', () => {
     page.on('console', (message) => {
       if (/Content.Security.Policy|form-action/i.test(message.text())) policyViolations.push(message.text());
     });
+    const stylesheetResponses: { path: string; status: number; type: string }[] = [];
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.origin === server.issuer && url.pathname.endsWith('.css')) {
+        stylesheetResponses.push({ path: url.pathname, status: response.status(), type: response.headers()['content-type'] ?? '' });
+      }
+    });
 
     const config = await discoverAs(server.issuer, rp);
     const request = await authorizationRequest(config, rp, 'openid profile email');
@@ -70,6 +77,18 @@ describe('signing in with the system Chromium', () => {
 
     await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    // One look for pages and console: the console's theme applies, loaded under the page's policy.
+    const sheets = await page.evaluate(() => [...document.styleSheets].map((sheet) => ({ path: new URL(sheet.href ?? '').pathname, rules: sheet.cssRules.length })));
+    expect(sheets.map((sheet) => sheet.path)).toEqual(['/console/theme/tokens.css', '/console/theme/base.css', '/assets/sesame.css']);
+    for (const sheet of sheets) expect(sheet.rules, sheet.path).toBeGreaterThan(0);
+    const signIn = page.getByRole('button', { name: 'Sign in' });
+    expect(await signIn.evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(59, 79, 216)');
+    expect(stylesheetResponses.map((response) => response.path).sort()).toEqual(['/assets/sesame.css', '/console/theme/base.css', '/console/theme/tokens.css']);
+    for (const response of stylesheetResponses) {
+      expect(response.status, response.path).toBe(200);
+      expect(response.type, response.path).toMatch(/^text\/css/);
+    }
     await page.getByLabel('Account').fill(PERSON.account);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -33,6 +33,14 @@ describe.each(TEST_ENGINES)('login, consent and error pages on %s', (engine) => 
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.body).not.toMatch(/<script|\son\w+=|https?:\/\/(?!127\.0\.0\.1)/i);
+    expectSharedTheme(page);
+  }
+
+  /** One look for pages and console: the console's theme first, then the pages' own rules, and its favicon. */
+  function expectSharedTheme(page: PageResponse) {
+    const stylesheets = [...page.body.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((match) => match[1]);
+    expect(stylesheets).toEqual(['/console/theme/tokens.css', '/console/theme/base.css', '/assets/sesame.css']);
+    expect(page.body).toContain('<link rel="icon" type="image/svg+xml" href="/console/theme/favicon.svg">');
   }
 
   it('renders a login form with labelled account and password inputs, a CSRF token and a strict policy', async () => {
@@ -45,9 +53,25 @@ describe.each(TEST_ENGINES)('login, consent and error pages on %s', (engine) => 
     expect(csrfTokenOf(page)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(page.body).toContain('<html lang="en">');
 
-    const css = await fetch(`${server.issuer}/assets/sesame.css`);
-    expect(css.status).toBe(200);
-    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+  });
+
+  it('serves the shared theme and the pages’ own rules as CSS, and the favicon as SVG', async () => {
+    for (const path of ['/console/theme/tokens.css', '/console/theme/base.css', '/assets/sesame.css']) {
+      const css = await fetch(`${server.issuer}${path}`);
+      expect(css.status, path).toBe(200);
+      expect(css.headers.get('content-type'), path).toMatch(/^text\/css/);
+      expect(css.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+    const icon = await fetch(`${server.issuer}/console/theme/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+
+    // The pages' stylesheet no longer carries a copy of the theme: the tokens come from tokens.css alone.
+    const own = await (await fetch(`${server.issuer}/assets/sesame.css`)).text();
+    const tokens = await (await fetch(`${server.issuer}/console/theme/tokens.css`)).text();
+    expect(tokens).toContain('--color-accent:');
+    expect(own).not.toMatch(/--[a-z-]+\s*:/);
+    expect(own).not.toMatch(/^(body|\.auth-card|\.button|\.alert|\.field)\s*\{/m);
   });
 
   it('says "Wrong account or password" alike for a wrong password, an unknown account and a disabled account', async () => {
@@ -114,6 +138,7 @@ describe.each(TEST_ENGINES)('login, consent and error pages on %s', (engine) => 
     const page = await new OidcUserAgent(server.issuer).request('/interaction/not-a-real-one');
     expect(page.status).toBe(400);
     expect(page.body).toContain('This sign-in page has expired');
+    expectSharedTheme(page);
     const post = await new OidcUserAgent(server.issuer).request('/interaction/not-a-real-one/login', { form: { account: 'a', password: 'b', csrf: 'c' } });
     expect(post.status).toBe(400);
   });

@@ -39,6 +39,7 @@ describe.each(TEST_ENGINES)('RP-initiated logout on %s', (engine) => {
     const page = await agent.request(endSession.href);
     expect(page.status).toBe(200);
     expect(page.body).toContain('Sign out?');
+    expect(page.body).toContain('<link rel="stylesheet" href="/console/theme/tokens.css"><link rel="stylesheet" href="/console/theme/base.css">');
     expect(page.headers.get('content-security-policy')).toMatch(/form-action 'self' http:\/\/127\.0\.0\.1:9(;|$)/);
     const { action, xsrf } = confirmForm(page);
 

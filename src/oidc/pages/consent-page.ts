@@ -28,7 +28,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
 <ul class="plain-list">
 ${input.scopes.map((scope) => html`<li>${SCOPE_DESCRIPTIONS[scope]}</li>`)}
 </ul>
-<p class="muted">Signed in as ${input.userName} (${input.account}). Sesame remembers your answer for this application.</p>
+<p class="muted small">Signed in as ${input.userName} (${input.account}). Sesame remembers your answer for this application.</p>
 <form class="actions" method="post" action="/interaction/${uid}/confirm">
 <input type="hidden" name="csrf" value="${input.csrfToken}">
 <button class="button button-primary" type="submit">Allow</button>

@@ -96,7 +96,8 @@ export const updateClientMetadata = defineOperation({
   body: updateClientMetadataRequest,
   bodyExample: { clientVersion: 1, displayName: 'Course portal (production)' },
   response: { status: 200, description: 'The client with its new clientVersion.', schema: clientResponse, example: { client: { ...exampleClient, displayName: 'Course portal (production)', clientVersion: 2 } } },
-  errors: [...writeErrors, 'invalid_client_type'],
+  // The service judges the name and description by the client rules (empty, too long): invalid_client_metadata.
+  errors: [...writeErrors, 'invalid_client_metadata', 'invalid_client_type'],
   async handle({ services, actor, params, body }) {
     return { client: presentClient(await services.clients.updateClientMetadata(actor, params.projectId, params.clientId, body)) };
   },

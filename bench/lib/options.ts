@@ -1,0 +1,66 @@
+import { SCENARIO_IDS, type ScenarioId } from '../load/scenario.ts';
+import type { Engine } from '../../src/storage/database.ts';
+import { FULL_GROWTH, QUICK_GROWTH, type GrowthSizes } from '../growth/growth-sizes.ts';
+
+export interface BenchOptions {
+  quick: boolean;
+  engines: Engine[];
+  scenarios: ScenarioId[];
+  concurrencies: number[];
+  warmupMs: number;
+  durationMs: number;
+  growth: GrowthSizes | null;
+  /** Write a V8 CPU profile of each Sesame server here (node --cpu-prof). */
+  cpuProfileDir: string | undefined;
+  out: string;
+}
+
+export const USAGE = `Usage: npm run bench -- [--quick] [--db sqlite|postgres|both] [--scenarios a,b] [--no-growth] [--cpu-prof DIR] [--out FILE]
+
+  --quick           about a minute: short phases, a tenth of the growth data
+  --db              which engines to run Sesame on (default both)
+  --scenarios       a subset of: ${SCENARIO_IDS.join(', ')}
+  --no-growth       skip the growth run
+  --cpu-prof DIR    run each Sesame server under node --cpu-prof, profiles written to DIR when it stops
+  --out FILE        where the results go (default bench/results/latest.json)`;
+
+export function parseOptions(argv: string[]): BenchOptions {
+  let quick = false;
+  let db = 'both';
+  let scenarios: ScenarioId[] = [...SCENARIO_IDS];
+  let growth = true;
+  let cpuProfileDir: string | undefined;
+  let out = new URL('../results/latest.json', import.meta.url).pathname;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value\n${USAGE}`);
+      return next;
+    };
+    if (arg === '--quick') quick = true;
+    else if (arg === '--db') db = value();
+    else if (arg.startsWith('--db=')) db = arg.slice(5);
+    else if (arg === '--scenarios') scenarios = value().split(',') as ScenarioId[];
+    else if (arg === '--no-growth') growth = false;
+    else if (arg === '--cpu-prof') cpuProfileDir = value();
+    else if (arg === '--out') out = value();
+    else if (arg === '--help' || arg === '-h') throw new Error(USAGE);
+    else throw new Error(`unknown option ${arg}\n${USAGE}`);
+  }
+  const engines: Engine[] = db === 'both' ? ['sqlite', 'postgres'] : db === 'sqlite' || db === 'postgres' ? [db] : [];
+  if (engines.length === 0) throw new Error(`--db must be sqlite, postgres or both\n${USAGE}`);
+  const unknown = scenarios.filter((s) => !(SCENARIO_IDS as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}\n${USAGE}`);
+  return {
+    quick,
+    engines,
+    scenarios,
+    concurrencies: [1, 8, 32],
+    warmupMs: quick ? 300 : 1000,
+    durationMs: quick ? 700 : 3000,
+    growth: growth ? (quick ? QUICK_GROWTH : FULL_GROWTH) : null,
+    cpuProfileDir,
+    out,
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * `npm run bench`: Sesame measured against the limits of its own stack, in one run on one machine.
+ * See docs/performance.md for what is measured and how to read it.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Engine } from '../src/storage/database.ts';
+import type { Argon2Rate } from './ceilings/argon2-rate.ts';
+import { seedGrowth } from './growth/seed-growth.ts';
+import { createBenchDatabase, type BenchDatabase } from './lib/bench-database.ts';
+import { forkReady } from './lib/child-processes.ts';
+import { parseOptions, type BenchOptions } from './lib/options.ts';
+import type { Measurement, MeasureRequest } from './load/measurement.ts';
+import { CEILING_OF, type ScenarioId } from './load/scenario.ts';
+import type { Target, TargetKind } from './load/targets.ts';
+import { CEILINGS_LEGEND, engineTable, growthTable, targetLines } from './report/print-report.ts';
+import { SCENARIO_TITLES, type ResultRow } from './report/result-rows.ts';
+import { checkTargets } from './report/targets.ts';
+import { startArgon2Ceiling } from './servers/argon2-ceiling.ts';
+import { recordSesameResponses, startBareFastify, startOidcProviderAlone, type RunningTarget } from './servers/ceiling-servers.ts';
+import { setUpSesameFixtures } from './servers/sesame-fixtures.ts';
+import { startSesameServer, type SesameServer } from './servers/sesame-server.ts';
+
+const GROWTH_SCENARIOS: ScenarioId[] = ['code-exchange', 'refresh', 'agent-get-client', 'agent-put-revision', 'agent-login'];
+
+interface SesameUnderTest {
+  engine: Engine;
+  database: BenchDatabase;
+  server: SesameServer;
+  target: Target;
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function argon2Row(rate: Argon2Rate): ResultRow {
+  return {
+    phase: 'ceiling',
+    engine: null,
+    scenario: 'password-sign-in',
+    target: 'argon2id',
+    concurrency: rate.concurrency,
+    operations: rate.operations,
+    requests: 0,
+    elapsedMs: rate.elapsedMs,
+    throughput: rate.throughput,
+    p50Ms: 0,
+    p90Ms: 0,
+    p99Ms: 0,
+    maxMs: 0,
+    serverCpuMsPerOp: rate.cpuMsPerOp,
+    loadCpuMsPerOp: 0,
+    peakRssMb: null,
+    errors: 0,
+    errorSamples: [],
+    poolExhausted: false,
+  };
+}
+
+/** A measurement that could not even be set up counts as a failed one: the run must not pass for it. */
+function failedRow(target: Target, request: MeasureRequest, error: unknown): Measurement {
+  return {
+    scenario: request.scenario,
+    target: target.label,
+    concurrency: request.concurrency,
+    operations: 0,
+    requests: 0,
+    elapsedMs: 0,
+    throughput: 0,
+    p50Ms: 0,
+    p90Ms: 0,
+    p99Ms: 0,
+    maxMs: 0,
+    serverCpuMsPerOp: null,
+    loadCpuMsPerOp: 0,
+    peakRssMb: null,
+    errors: 1,
+    errorSamples: [error instanceof Error ? error.message.split('\n')[0]! : String(error)],
+    poolExhausted: false,
+  };
+}
+
+function progress(row: ResultRow): void {
+  const where = row.phase === 'ceiling' ? row.target : `sesame ${row.engine}${row.phase === 'grown' ? ' (grown)' : ''}`;
+  const compare = row.ratio !== undefined ? `  ratio ${row.ratio.toFixed(2)}` : row.growthRatio !== undefined ? `  vs empty ${row.growthRatio.toFixed(2)}` : '';
+  const errors = row.errors > 0 ? `  ERRORS ${row.errors}: ${row.errorSamples[0] ?? ''}` : '';
+  log(
+    `  ${SCENARIO_TITLES[row.scenario].padEnd(22)} c=${String(row.concurrency).padEnd(3)} ${where.padEnd(24)} ${row.throughput.toFixed(0).padStart(6)} ops/s  p99 ${row.p99Ms.toFixed(1).padStart(6)} ms${compare}${errors}`,
+  );
+}
+
+async function main(options: BenchOptions): Promise<number> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const cores = availableParallelism();
+  log(`sesame bench: ${options.quick ? 'quick' : 'full'} run on ${options.engines.join(' and ')}, ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+  const stops: (() => Promise<void>)[] = [];
+  const rows: ResultRow[] = [];
+  let exitCode = 0;
+  try {
+    const { child: load } = await forkReady<true>(new URL('./load/load-process.ts', import.meta.url), 'load generator');
+    stops.push(() => load.stop());
+    const argon2 = await startArgon2Ceiling();
+    stops.push(() => argon2.stop());
+    const oidcAlone = await startOidcProviderAlone();
+    stops.push(() => oidcAlone.stop());
+
+    const sesames: SesameUnderTest[] = [];
+    for (const engine of options.engines) {
+      const database = await createBenchDatabase(engine);
+      stops.push(() => database.drop());
+      const server = await startSesameServer({ engine, databaseUrl: database.url, cpuProfileDir: options.cpuProfileDir });
+      stops.unshift(() => server.stop());
+      const fixtures = await setUpSesameFixtures(server);
+      sesames.push({ engine, database, server, target: { kind: 'sesame', label: `sesame ${engine}`, baseUrl: server.baseUrl, pid: server.pid, oidc: fixtures.oidc, agent: fixtures.agent } });
+      if (sesames.length === 1) {
+        const bare: RunningTarget = await startBareFastify(await recordSesameResponses(server, fixtures), fixtures.agent);
+        stops.push(() => bare.stop());
+        ceilingTargets.set('bare-fastify', bare.target);
+      }
+    }
+    ceilingTargets.set('oidc-provider', oidcAlone.target);
+
+    const measure = async (target: Target, request: MeasureRequest): Promise<Measurement> => {
+      try {
+        return await load.ask<Measurement>({ target, request });
+      } catch (error) {
+        return failedRow(target, request, error);
+      }
+    };
+    const request = (scenario: ScenarioId, concurrency: number): MeasureRequest => ({ scenario, concurrency, warmupMs: options.warmupMs, durationMs: options.durationMs });
+
+    log(`\nmeasuring ${options.scenarios.length} scenarios at c=${options.concurrencies.join(', ')}: ${seconds(options.warmupMs)} warm-up, ${seconds(options.durationMs)} timed, ceiling first`);
+    for (const scenario of options.scenarios) {
+      for (const concurrency of options.concurrencies) {
+        const ceilingKind = CEILING_OF[scenario];
+        let ceiling: ResultRow;
+        if (ceilingKind === 'argon2') {
+          ceiling = argon2Row(await argon2.measure(concurrency, options.warmupMs, options.durationMs));
+        } else {
+          ceiling = { ...(await measure(ceilingTargets.get(ceilingKind)!, request(scenario, concurrency))), phase: 'ceiling', engine: null };
+        }
+        rows.push(ceiling);
+        progress(ceiling);
+        for (const sesame of sesames) {
+          const measured = await measure(sesame.target, request(scenario, concurrency));
+          const row: ResultRow = { ...measured, phase: 'empty', engine: sesame.engine, ceilingThroughput: ceiling.throughput, ratio: ceiling.throughput > 0 ? measured.throughput / ceiling.throughput : 0 };
+          rows.push(row);
+          progress(row);
+        }
+      }
+    }
+
+    const growthSeeds: Record<string, { seconds: number }> = {};
+    const growthScenarios = GROWTH_SCENARIOS.filter((s) => options.scenarios.includes(s));
+    if (options.growth && growthScenarios.length > 0) {
+      for (const sesame of sesames) {
+        const g = options.growth;
+        log(`\ngrowth run on ${sesame.engine}: seeding ${g.users} users, ${g.clients} clients, ${g.artifacts} stored token artifacts`);
+        const seedStart = performance.now();
+        await seedGrowth(sesame.engine, sesame.database.url, g);
+        growthSeeds[sesame.engine] = { seconds: (performance.now() - seedStart) / 1000 };
+        log(`  seeded in ${seconds(performance.now() - seedStart)}`);
+        for (const scenario of growthScenarios) {
+          for (const concurrency of options.concurrencies) {
+            const measured = await measure(sesame.target, request(scenario, concurrency));
+            const empty = rows.find((r) => r.phase === 'empty' && r.engine === sesame.engine && r.scenario === scenario && r.concurrency === concurrency);
+            const row: ResultRow = { ...measured, phase: 'grown', engine: sesame.engine, emptyThroughput: empty?.throughput, growthRatio: empty && empty.throughput > 0 ? measured.throughput / empty.throughput : 0 };
+            rows.push(row);
+            progress(row);
+          }
+        }
+      }
+    }
+
+    const checks = checkTargets(rows, options.engines);
+    const errors = rows.reduce((sum, r) => sum + r.errors, 0);
+    log('');
+    for (const engine of options.engines) {
+      log(engineTable(rows, engine));
+      log('');
+      if (rows.some((r) => r.engine === engine && r.phase === 'grown')) {
+        log(growthTable(rows, engine));
+        log('');
+      }
+    }
+    log(CEILINGS_LEGEND);
+    log(`\ntargets (issue 5), ${cores} cores:`);
+    log(targetLines(checks));
+
+    const finishedAt = new Date();
+    const results = {
+      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationSeconds: Math.round((performance.now() - started) / 1000),
+      machine: { cores, cpu: cpus()[0]?.model ?? null, memoryMb: Math.round(totalmem() / 2 ** 20), node: process.version, loadAverageAtStart: null as number[] | null, loadAverageAtEnd: loadavg() },
+      settings: { quick: options.quick, engines: options.engines, scenarios: options.scenarios, concurrencies: options.concurrencies, warmupMs: options.warmupMs, durationMs: options.durationMs, growth: options.growth },
+      growthSeeds,
+      targets: checks,
+      errors,
+      rows,
+    };
+    results.machine.loadAverageAtStart = startLoad;
+    mkdirSync(dirname(options.out), { recursive: true });
+    writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
+    log(`\nresults: ${options.out} (${seconds(performance.now() - started)})`);
+    if (errors > 0) {
+      log(`FAILED: ${errors} request error(s); a run with errors proves nothing about speed.`);
+      exitCode = 1;
+    }
+  } finally {
+    for (const stop of stops) await stop().catch((error: unknown) => log(`cleanup: ${(error as Error).message}`));
+  }
+  return exitCode;
+}
+
+const ceilingTargets = new Map<TargetKind, Target>();
+const startLoad = loadavg();
+
+try {
+  process.exitCode = await main(parseOptions(process.argv.slice(2)));
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? (error.message.startsWith('Usage') || error.message.includes('\nUsage') ? error.message : error.stack) : String(error)}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { Engine } from '../../src/storage/database.ts';
+import { stopProcess } from '../lib/child-processes.ts';
+import { freePort } from '../lib/free-port.ts';
+
+const MAIN = process.env.BENCH_SESAME_MAIN ?? fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+// High enough that no limit ever holds the load back; the limiters still count every request.
+const UNTHROTTLED = '1000000000';
+
+export interface SesameServer {
+  engine: Engine;
+  pid: number;
+  baseUrl: string;
+  admin: { account: string; password: string };
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Sesame exactly as an operator would (`node src/main.ts`), in a process of its own, over
+ * the given database; `cpuProfileDir` adds `--cpu-prof` (the profile is written when it stops).
+ */
+export async function startSesameServer(options: { engine: Engine; databaseUrl: string; cpuProfileDir?: string | undefined }): Promise<SesameServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const admin = { account: 'bench-admin', password: `bench-${randomBytes(12).toString('hex')}` };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: options.databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    OIDC_ISSUER: baseUrl,
+    LOG_LEVEL: 'warn',
+    OIDC_AGENT_API_ENABLED: 'true',
+    OIDC_BOOTSTRAP_ADMIN_ACCOUNT: admin.account,
+    OIDC_BOOTSTRAP_ADMIN_PASSWORD: admin.password,
+    TOKEN_RATE_PER_CLIENT: UNTHROTTLED,
+    TOKEN_RATE_PER_IP: UNTHROTTLED,
+    SIGNIN_MAX_FAILURES_PER_ACCOUNT: UNTHROTTLED,
+    SIGNIN_MAX_FAILURES_PER_IP: UNTHROTTLED,
+    SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: UNTHROTTLED,
+  };
+  const execArgv = [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(process.env.BENCH_SESAME_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+  const child = spawn(process.execPath, [...execArgv, MAIN], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  await waitForListening(child, options.engine);
+  // Anything Sesame says at warn or above during the run is worth seeing.
+  child.stdout!.on('data', (chunk: Buffer) => process.stderr.write(prefixed(options.engine, chunk)));
+  return { engine: options.engine, pid: child.pid!, baseUrl, admin, stop: () => stopProcess(child) };
+}
+
+const prefixed = (engine: string, chunk: Buffer) =>
+  chunk.toString('utf8').split('\n').filter(Boolean).map((line) => `  [sesame ${engine}] ${line}\n`).join('');
+
+function waitForListening(child: ChildProcess, engine: string): Promise<void> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes('sesame: listening on')) {
+        child.stdout!.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(prefixed(engine, chunk)));
+    child.once('exit', (code) => reject(new Error(`Sesame (${engine}) exited with ${code} before listening:\n${output}`)));
+  });
+}

@@ -32,12 +32,12 @@ const field = (body: FormBody, name: string): string => {
  * step loads the interaction bound to the browser's signed cookie, checks the form's CSRF token,
  * and hands its result back to oidc-provider, which continues at /auth/:uid.
  */
-export async function interactionRoutes(app: FastifyInstance, options: { live: LiveProvider; deps: OidcDeps; issuerIsHttps: boolean }): Promise<void> {
+export async function interactionRoutes(app: FastifyInstance, options: { live: LiveProvider; deps: OidcDeps; issuer: URL }): Promise<void> {
   const { live, deps } = options;
   const cookieKeys = deps.instanceSecrets.cookieKeys;
   await app.register(formbody);
   // interactionDetails and interactionResult read the raw request through oidc-provider's Koa.
-  app.addHook('onRequest', async (request) => rewriteForwardedHeaders(request, options.issuerIsHttps));
+  app.addHook('onRequest', async (request) => rewriteForwardedHeaders(request, options.issuer));
 
   async function load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<Interaction | null> {
     try {

@@ -46,17 +46,17 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   app.decorate('oidc', live);
   // createLiveProvider throws when it cannot load a signing key, so from here on the keys are loaded.
   app.readiness.addFlag('signingKeys', true);
-  const issuerIsHttps = deps.config.issuer.startsWith('https://');
+  const issuer = new URL(deps.config.issuer);
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method === 'POST' && request.routeOptions.url === '/token' && (await refuseTokenRequestOverLimit(request, reply))) return reply;
-    rewriteForwardedHeaders(request, issuerIsHttps);
+    rewriteForwardedHeaders(request, issuer);
     reply.hijack();
     await live.handle(request.raw, reply.raw);
   };
   for (const [url, method] of PROVIDER_ROUTES) {
     app.route({ method, url, onRequest: forward, handler: async () => undefined });
   }
-  await app.register(interactionRoutes, { live, deps, issuerIsHttps });
+  await app.register(interactionRoutes, { live, deps, issuer });
 
   const refresh = setInterval(() => {
     live.refreshSigningKeys().catch((error: unknown) => app.log.warn({ err: error }, 'could not refresh the signing keys; still using the previous ones'));

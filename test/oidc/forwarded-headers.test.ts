@@ -83,6 +83,17 @@ describe.each(TEST_ENGINES)('forwarding headers as oidc-provider sees them on %s
       expect(discovery.issuer).toBe('http://localhost:3000');
       expect(discovery.token_endpoint).toBe('http://localhost:3000/token');
     });
+
+    it('advertises the issuer\'s endpoints whatever Host header the request carries', async () => {
+      const response = await ctx.app.inject({ url: '/.well-known/openid-configuration', headers: { host: 'evil.example:666' } });
+      expect(response.statusCode).toBe(200);
+      expect(seen.at(-1)?.host).toBe('localhost:3000');
+      const discovery = response.json<Record<string, unknown>>();
+      const advertised = Object.values(discovery).filter((value): value is string => typeof value === 'string' && value.startsWith('http'));
+      expect(advertised.length).toBeGreaterThanOrEqual(5);
+      for (const url of advertised) expect(url === 'http://localhost:3000' || url.startsWith('http://localhost:3000/'), url).toBe(true);
+      expect(response.body).not.toContain('evil.example');
+    });
   });
 
   describe('with TRUST_PROXY=127.0.0.1 and an http issuer', () => {

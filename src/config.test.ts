@@ -74,8 +74,11 @@ describe('loadConfig', () => {
   it('accepts a TRUST_PROXY hop count or address list, and names it when it is neither', () => {
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe('1');
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, ::1/128' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1, ::1/128');
-    for (const value of ['true', '10.0.0.0/33', 'proxy.internal', '1.2.3.4/8/9']) {
-      expect(problemsOf({ TRUST_PROXY: value })).toEqual(['TRUST_PROXY: must be a hop count (e.g. 1) or comma-separated addresses/CIDRs (e.g. 10.0.0.0/8,::1)']);
+    expect(loadConfig({ TRUST_PROXY: 'loopback,uniquelocal' }).trustProxy).toBe('loopback,uniquelocal');
+    for (const value of ['true', '10.0.0.0/33', 'proxy.internal', '1.2.3.4/8/9', 'loopback/8']) {
+      expect(problemsOf({ TRUST_PROXY: value })).toEqual([
+        'TRUST_PROXY: must be a hop count (e.g. 1) or comma-separated addresses, CIDRs or loopback/linklocal/uniquelocal (e.g. loopback,10.0.0.0/8)',
+      ]);
     }
   });
 });

@@ -28,9 +28,13 @@ export const rateLimitDefaults = {
   token: { perClient: 3000, perIp: 1200, windowSeconds: 60 },
 } as const;
 
+// Named ranges that Fastify's proxy-addr understands.
+const TRUST_PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
 function isTrustProxyValue(value: string): boolean {
   if (/^\d{1,2}$/.test(value)) return true;
   return value.split(',').every((entry) => {
+    if (TRUST_PROXY_RANGE_NAMES.has(entry.trim())) return true;
     const [address = '', bits, ...rest] = entry.trim().split('/');
     const family = isIP(address);
     if (family === 0 || rest.length > 0) return false;
@@ -58,7 +62,7 @@ const environmentSchema = z.object({
   OIDC_BOOTSTRAP_ADMIN_ACCOUNT: optionalText,
   OIDC_BOOTSTRAP_ADMIN_PASSWORD: optionalText,
   OIDC_CLIENTS_CONFIG_PATH: optionalText,
-  TRUST_PROXY: optionalText.refine((v) => v === undefined || isTrustProxyValue(v), 'must be a hop count (e.g. 1) or comma-separated addresses/CIDRs (e.g. 10.0.0.0/8,::1)'),
+  TRUST_PROXY: optionalText.refine((v) => v === undefined || isTrustProxyValue(v), 'must be a hop count (e.g. 1) or comma-separated addresses, CIDRs or loopback/linklocal/uniquelocal (e.g. loopback,10.0.0.0/8)'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: optionalText,
   // Rate limits: values and reasons in rateLimitDefaults; 0 turns that one limit off.

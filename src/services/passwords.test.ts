@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as argon2 from '@node-rs/argon2';
+import { cliActor } from '../domain/actor.ts';
+import { createTestContext, type TestContext } from '../../test/helpers/context.ts';
+import { TEST_ENGINES } from '../../test/helpers/engines.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+
+// Watch argon2's verify (the real one still runs) to see that every sign-in pays for one.
+vi.mock('@node-rs/argon2', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@node-rs/argon2')>();
+  return { ...actual, verify: vi.fn((hash: string, password: string) => actual.verify(hash, password)) };
+});
+const verifyCalls = () => vi.mocked(argon2.verify).mock.calls;
+const parametersOf = (hash: string) => hash.split('$').slice(1, 4).join('$');
+
+describe('password hashing', () => {
+  beforeEach(() => {
+    vi.mocked(argon2.verify).mockClear();
+  });
+
+  it('hashes with argon2id at OWASP parameters and verifies', async () => {
+    const hash = await hashPassword('a good passphrase');
+    expect(parametersOf(hash)).toBe('argon2id$v=19$m=19456,t=2,p=1');
+    expect(await verifyPassword(hash, 'a good passphrase')).toBe(true);
+    expect(await verifyPassword(hash, 'a bad passphrase')).toBe(false);
+  });
+
+  it('without a stored hash still runs one verification at the same parameters, and fails', async () => {
+    expect(await verifyPassword(undefined, 'a good passphrase')).toBe(false);
+    expect(verifyCalls()).toHaveLength(1);
+    expect(parametersOf(verifyCalls()[0]![0] as string)).toBe('argon2id$v=19$m=19456,t=2,p=1');
+  });
+});
+
+describe.each(TEST_ENGINES)('no account oracle in sign-in on %s', (engine) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext(engine);
+    await ctx.services.users.createUser(cliActor, { account: 'erin', displayName: 'Erin', password: 'erin password 1' });
+  });
+  afterAll(() => ctx.close());
+  beforeEach(() => {
+    vi.mocked(argon2.verify).mockClear();
+  });
+
+  it('an unknown account costs one argon2id verification, like a wrong password', async () => {
+    expect(await ctx.services.users.authenticate('erin', 'wrong password')).toBeNull();
+    const wrongPassword = verifyCalls().map(([hash]) => parametersOf(hash as string));
+    vi.mocked(argon2.verify).mockClear();
+    expect(await ctx.services.users.authenticate('nobody-by-this-name', 'wrong password')).toBeNull();
+    const unknownAccount = verifyCalls().map(([hash]) => parametersOf(hash as string));
+    expect(wrongPassword).toEqual(['argon2id$v=19$m=19456,t=2,p=1']);
+    expect(unknownAccount).toEqual(wrongPassword);
+  });
+});

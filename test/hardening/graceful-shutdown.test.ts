@@ -1,0 +1,85 @@
+import { request } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/domain/digests.ts';
+import { openDatabase } from '../../src/storage/database.ts';
+import { createTestDatabase, TEST_ENGINES } from '../helpers/engines.ts';
+import { ADMIN, killAllSesame, startSesame } from '../helpers/sesame-process.ts';
+
+/** Enough password logins (argon2id each) that they are still running when SIGTERM arrives. */
+const CONCURRENT_LOGINS = 24;
+
+interface Outcome {
+  status: number;
+  body: string;
+  /** When the whole response had arrived (performance.now()). */
+  doneAt: number;
+}
+
+/** One login on its own connection; resolves once the request is fully sent, with the eventual answer. */
+function sendLogin(url: string): { sent: Promise<void>; answer: Promise<Outcome> } {
+  let markSent!: () => void;
+  const sent = new Promise<void>((resolve) => (markSent = resolve));
+  const answer = new Promise<Outcome>((resolve, reject) => {
+    const payload = JSON.stringify({ account: ADMIN.account, password: ADMIN.password });
+    const req = request(`${url}/api/agent/auth/login`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, doneAt: performance.now() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.on('finish', markSent);
+    req.end(payload);
+  });
+  return { sent, answer };
+}
+
+afterAll(() => killAllSesame());
+
+/**
+ * SIGTERM while password logins are in flight: src/main.ts closes the app, which stops taking new
+ * connections but lets every request it is already handling finish with its normal answer; then
+ * the process exits 0. Each login's session is in the database afterwards.
+ */
+describe.each(TEST_ENGINES)('graceful shutdown of a Sesame process on %s', (engine) => {
+  it('finishes every request started before SIGTERM, then exits 0', { timeout: 120_000 }, async () => {
+    const database = await createTestDatabase(engine);
+    try {
+      const sesame = await startSesame({ databaseUrl: database.url });
+      const logins = Array.from({ length: CONCURRENT_LOGINS }, () => sendLogin(sesame.url));
+      await Promise.all(logins.map((login) => login.sent));
+      // Long enough for the server to have read the requests and started hashing, far shorter than the hashing.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const terminatedAt = performance.now();
+      sesame.signal('SIGTERM');
+
+      const outcomes = await Promise.all(logins.map((login) => login.answer));
+      const exit = await sesame.exited;
+
+      for (const outcome of outcomes) {
+        expect(outcome.status, outcome.body).toBe(200);
+        expect(JSON.parse(outcome.body)).toMatchObject({ tokenType: 'Bearer', expiresIn: 86400, user: { account: ADMIN.account } });
+      }
+      // The point of the test: answers that came after the signal, so requests really were in flight.
+      expect(outcomes.filter((outcome) => outcome.doneAt > terminatedAt).length, 'every login finished before SIGTERM; the test proved nothing').toBeGreaterThan(0);
+      expect(exit, sesame.output()).toEqual({ code: 0, signal: null });
+      expect(sesame.output()).toContain('SIGTERM received, finishing in-flight requests');
+
+      // Each answered login is a stored session: the writes finished too, not only the replies.
+      const opened = openDatabase(database.url);
+      try {
+        for (const outcome of outcomes) {
+          const digest = sha256Hex(JSON.parse(outcome.body).accessToken as string);
+          expect(await opened.db.selectFrom('sessions').select('kind').where('token_digest', '=', digest).executeTakeFirst()).toEqual({ kind: 'agent' });
+        }
+      } finally {
+        await opened.close();
+      }
+      // And it took no new connection after the signal.
+      await expect(fetch(`${sesame.url}/health/live`)).rejects.toThrow();
+    } finally {
+      await killAllSesame();
+      await database.drop();
+    }
+  });
+});

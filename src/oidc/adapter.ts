@@ -1,7 +1,8 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../domain/clock.ts';
-import type { Db } from '../storage/database.ts';
+import type { Db, Engine } from '../storage/database.ts';
 import { findClientMetadata } from './client-metadata.ts';
+import { pruneExpiredPayloads } from './expired-payloads.ts';
 
 // Pruning expired rows is housekeeping, not correctness (expired rows read as absent), so it runs
 // now and then on writes rather than on a timer every instance would need to own.
@@ -12,12 +13,12 @@ const PRUNE_EVERY_WRITES = 500;
  * grants, codes and tokens survive a restart and are shared by every instance on the database.
  * The `Client` model is not stored here: clients are read from the clients table on every lookup.
  */
-export function createOidcAdapterFactory(deps: { db: Db; clock: Clock }): (model: string) => Adapter {
+export function createOidcAdapterFactory(deps: { db: Db; clock: Clock; engine?: Engine }): (model: string) => Adapter {
   let writes = 0;
   const pruneNowAndThen = () => {
     writes += 1;
     if (writes % PRUNE_EVERY_WRITES !== 0) return;
-    void deps.db.deleteFrom('oidc_payloads').where('expires_at', '<', deps.clock.now()).execute().catch(() => {});
+    void pruneExpiredPayloads(deps.db, deps.engine ?? 'sqlite', deps.clock.now()).catch(() => {});
   };
   return (model) => (model === 'Client' ? clientAdapter(deps) : payloadAdapter(model, deps, pruneNowAndThen));
 }

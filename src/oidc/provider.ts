@@ -4,7 +4,7 @@ import { SCOPES } from '../domain/clients.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { InstanceSecrets } from '../instance-secrets.ts';
 import type { Services } from '../services/index.ts';
-import type { Db } from '../storage/database.ts';
+import type { Db, Engine } from '../storage/database.ts';
 import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
@@ -19,6 +19,8 @@ import { TOKEN_LIFETIMES } from './token-lifetimes.ts';
 export interface OidcDeps {
   config: Config;
   db: Db;
+  /** Chooses how expired artifacts are pruned (PostgreSQL: without two instances taking the same rows). */
+  engine: Engine;
   clock: Clock;
   services: Services;
   instanceSecrets: InstanceSecrets;
@@ -80,7 +82,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
   };
 
   const configuration: Configuration = {
-    adapter: createOidcAdapterFactory({ db, clock }),
+    adapter: createOidcAdapterFactory({ db, clock, engine: deps.engine }),
     jwks: { keys: jwks.keys } as Configuration['jwks'],
     cookies: {
       keys: deps.instanceSecrets.cookieKeys,

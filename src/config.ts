@@ -31,6 +31,9 @@ export const rateLimitDefaults = {
 // Named ranges that Fastify's proxy-addr understands.
 const TRUST_PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
+/** How often an instance re-reads the published signing keys, so a rotation made elsewhere (the CLI, another instance) is served within it. */
+export const SIGNING_KEY_REFRESH_DEFAULT_SECONDS = 30;
+
 function isTrustProxyValue(value: string): boolean {
   if (/^\d{1,2}$/.test(value)) return true;
   return value.split(',').every((entry) => {
@@ -73,6 +76,7 @@ const environmentSchema = z.object({
   TOKEN_RATE_PER_CLIENT: limitCount(),
   TOKEN_RATE_PER_IP: limitCount(),
   TOKEN_RATE_WINDOW_SECONDS: windowSeconds(),
+  SIGNING_KEY_REFRESH_SECONDS: windowSeconds(),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
@@ -106,6 +110,7 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
+    signingKeyRefreshSeconds: env.SIGNING_KEY_REFRESH_SECONDS ?? SIGNING_KEY_REFRESH_DEFAULT_SECONDS,
     rateLimits: {
       signIn: {
         perAccount: env.SIGNIN_MAX_FAILURES_PER_ACCOUNT ?? rateLimitDefaults.signIn.perAccount,

@@ -27,9 +27,6 @@ const PROVIDER_ROUTES: [string, HTTPMethods[]][] = [
   ['/session/end/success', ['GET']],
 ];
 
-/** How often an instance looks for a rotation made elsewhere (the CLI, another instance). */
-export const SIGNING_KEY_REFRESH_MS = 30_000;
-
 const stylesheet = readFileSync(new URL('./pages/sesame.css', import.meta.url), 'utf8');
 
 /**
@@ -60,7 +57,7 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
 
   const refresh = setInterval(() => {
     live.refreshSigningKeys().catch((error: unknown) => app.log.warn({ err: error }, 'could not refresh the signing keys; still using the previous ones'));
-  }, SIGNING_KEY_REFRESH_MS);
+  }, deps.config.signingKeyRefreshSeconds * 1000);
   refresh.unref();
   app.addHook('onClose', async () => clearInterval(refresh));
   app.get(STYLESHEET_PATH, async (_request, reply) =>

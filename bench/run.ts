@@ -114,7 +114,7 @@ async function main(options: BenchOptions): Promise<number> {
       stops.push(() => database.drop());
       const server = await startSesameServer({ engine, databaseUrl: database.url, cpuProfileDir: options.cpuProfileDir });
       stops.unshift(() => server.stop());
-      const fixtures = await setUpSesameFixtures(server);
+      const fixtures = await setUpSesameFixtures(server, Math.max(...options.concurrencies));
       sesames.push({ engine, database, server, target: { kind: 'sesame', label: `sesame ${engine}`, baseUrl: server.baseUrl, pid: server.pid, oidc: fixtures.oidc, agent: fixtures.agent } });
       if (sesames.length === 1) {
         const bare: RunningTarget = await startBareFastify(await recordSesameResponses(server, fixtures), fixtures.agent);

@@ -20,6 +20,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--db sqlite|postgres|bo
   --quick           about a minute: short phases, a tenth of the growth data
   --db              which engines to run Sesame on (default both)
   --scenarios       a subset of: ${SCENARIO_IDS.join(', ')}
+  --concurrency     a subset of the concurrencies, e.g. 8 (default 1,8,32)
   --no-growth       skip the growth run
   --cpu-prof DIR    run each Sesame server under node --cpu-prof, profiles written to DIR when it stops
   --out FILE        where the results go (default bench/results/latest.json)`;
@@ -29,6 +30,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   let db = 'both';
   let scenarios: ScenarioId[] = [...SCENARIO_IDS];
   let growth = true;
+  let concurrencies = [1, 8, 32];
   let cpuProfileDir: string | undefined;
   let out = new URL('../results/latest.json', import.meta.url).pathname;
   for (let i = 0; i < argv.length; i += 1) {
@@ -42,6 +44,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (arg === '--db') db = value();
     else if (arg.startsWith('--db=')) db = arg.slice(5);
     else if (arg === '--scenarios') scenarios = value().split(',') as ScenarioId[];
+    else if (arg === '--concurrency') concurrencies = value().split(',').map(Number);
     else if (arg === '--no-growth') growth = false;
     else if (arg === '--cpu-prof') cpuProfileDir = value();
     else if (arg === '--out') out = value();
@@ -52,11 +55,12 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (engines.length === 0) throw new Error(`--db must be sqlite, postgres or both\n${USAGE}`);
   const unknown = scenarios.filter((s) => !(SCENARIO_IDS as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}\n${USAGE}`);
+  if (concurrencies.length === 0 || concurrencies.some((c) => !Number.isInteger(c) || c < 1 || c > 256)) throw new Error(`--concurrency takes whole numbers from 1 to 256\n${USAGE}`);
   return {
     quick,
     engines,
     scenarios,
-    concurrencies: [1, 8, 32],
+    concurrencies,
     warmupMs: quick ? 300 : 1000,
     durationMs: quick ? 700 : 3000,
     growth: growth ? (quick ? QUICK_GROWTH : FULL_GROWTH) : null,

@@ -5,8 +5,6 @@ import type { SesameServer } from './sesame-server.ts';
 const CALLBACK = 'http://127.0.0.1:9/bench/callback';
 const ALL_SCOPES = ['openid', 'profile', 'email', 'student', 'offline_access'];
 const AGENT_CLIENT_SCOPES = ['openid', 'profile', 'email'];
-/** One client per virtual user of the Agent API scenarios, at the highest concurrency. */
-export const AGENT_CLIENTS = 32;
 
 export interface SesameFixtures {
   oidc: OidcFixture;
@@ -28,9 +26,9 @@ async function call<T>(server: SesameServer, method: string, path: string, body:
 /**
  * Everything the scenarios use, made through the Agent API: a person (a maintainer of the bench
  * project), a web client with every scope for the protocol scenarios, and one client per virtual
- * user for the revision scenario.
+ * user (at the highest concurrency) for the revision scenario.
  */
-export async function setUpSesameFixtures(server: SesameServer): Promise<SesameFixtures> {
+export async function setUpSesameFixtures(server: SesameServer, virtualUsers: number): Promise<SesameFixtures> {
   const { accessToken: admin } = await call<{ accessToken: string }>(server, 'POST', '/auth/login', server.admin, undefined, 200);
   const person: Person = { account: 'bench-person', password: `bench-${randomBytes(12).toString('hex')}` };
   const { user } = await call<{ user: { subjectId: string } }>(
@@ -55,7 +53,7 @@ export async function setUpSesameFixtures(server: SesameServer): Promise<SesameF
     );
   const web = await register('Benchmark web app', ALL_SCOPES);
   const agentClients: string[] = [];
-  for (let i = 0; i < AGENT_CLIENTS; i += 1) agentClients.push((await register(`Revised by virtual user ${i}`, AGENT_CLIENT_SCOPES)).client.clientId);
+  for (let i = 0; i < virtualUsers; i += 1) agentClients.push((await register(`Revised by virtual user ${i}`, AGENT_CLIENT_SCOPES)).client.clientId);
 
   return {
     oidc: { baseUrl: server.baseUrl, client: { clientId: web.client.clientId, clientSecret: web.clientSecret, redirectUri: CALLBACK }, person },

@@ -150,7 +150,7 @@ function queryArbitrary(target: FuzzTarget): fc.Arbitrary<{ text: string; broken
 }
 
 // Not '': an empty body with a JSON content type counts as no body (a body-less POST from a generic client).
-const INVALID_JSON = ['{', '{"a":', 'nul', '[1,]', "{'a':1}", '{"a":1}{"b":2}', 'NaN', '{"a": 01}', '{"a":"\\x41"}', '\u0000', '\uFEFF{}', '{"a":"\ud800', '﻿', '--', '{}}'];
+const INVALID_JSON = ['{', '{"a":', 'nul', '[1,]', "{'a':1}", '{"a":1}{"b":2}', 'NaN', '{"a": 01}', '{"a":"\\x41"}', '\u0000', '\uFEFF', '{"a":"\ud800', '--', '{}}'];
 const OTHER_MEDIA_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx', 'text/json', 'application/octet-stream'];
 
 interface BodyChoice {
@@ -197,9 +197,10 @@ function bodyArbitrary(target: FuzzTarget): fc.Arbitrary<BodyChoice> {
   );
 }
 
+/** As the server's parser sees it: a leading byte order mark is dropped (RFC 8259 lets a parser ignore it). */
 function parsesAsJson(text: string): boolean {
   try {
-    JSON.parse(text);
+    JSON.parse(text.replace(/^\uFEFF/, ''));
     return true;
   } catch {
     return false;
@@ -275,19 +276,19 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
     });
   }
 
-  function expectDocumentedError(target: FuzzTarget, request: FuzzRequest, response: ApiResponse, describe: string): void {
+  function expectDocumentedError(target: FuzzTarget, request: FuzzRequest, response: ApiResponse, label: string): void {
     const body = response.body as Record<string, unknown> | undefined;
-    expect(body, describe).toBeTypeOf('object');
-    expect(Object.keys(body!).filter((key) => !['error', 'error_description', 'field_errors'].includes(key)), describe).toEqual([]);
-    expect(ERROR_STATUS[body!.error as ErrorCode], describe).toBe(response.status);
-    expect(body!.error_description, describe).toEqual(expect.any(String));
-    if (body!.field_errors !== undefined) expect(Object.values(body!.field_errors as object).every((m) => typeof m === 'string'), describe).toBe(true);
-    expect(response.headers['cache-control'], describe).toBe('no-store');
+    expect(body, label).toBeTypeOf('object');
+    expect(Object.keys(body!).filter((key) => !['error', 'error_description', 'field_errors'].includes(key)), label).toEqual([]);
+    expect(ERROR_STATUS[body!.error as ErrorCode], label).toBe(response.status);
+    expect(body!.error_description, label).toEqual(expect.any(String));
+    if (body!.field_errors !== undefined) expect(Object.values(body!.field_errors as object).every((m) => typeof m === 'string'), label).toBe(true);
+    expect(response.headers['cache-control'], label).toBe('no-store');
     // The status and code are documented for the operation this URL reaches (an unroutable URL is a plain 400 or 404).
     const checker = checkers[target.surface];
     const path = request.url.slice(PREFIX[target.surface].length);
-    if (checker.operationFor(target.method, path)) expect(checker.check(target.method, path, response), describe).toEqual([]);
-    else expect([400, 404], describe).toContain(response.status);
+    if (checker.operationFor(target.method, path)) expect(checker.check(target.method, path, response), label).toEqual([]);
+    else expect([400, 404], label).toContain(response.status);
   }
 
   it('fuzzes exactly the operations the two OpenAPI documents describe', async () => {
@@ -299,7 +300,16 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
     }
   });
 
+  /** A failure in one operation (say, a logout that went through) must not fail every operation after it. */
+  async function ensureSignedIn(surface: Surface): Promise<void> {
+    const me = await ctx.app.inject({ url: `${PREFIX[surface]}/auth/me`, headers: credentials(surface, 'GET') });
+    if (me.statusCode === 200) return;
+    if (surface === 'agent') await agent.login('fuzzer', PASSWORD);
+    else await consoleClient.login('fuzzer', PASSWORD);
+  }
+
   it.each(CATALOG.map((target) => [`${target.surface} ${target.operationId}`, target] as const))('%s', async (_name, target) => {
+    await ensureSignedIn(target.surface);
     ids = await freshFixture();
     let before: DatabaseSnapshot = await snapshotEveryTable(ctx.db, engine);
     const counts = { refused: 0, accepted: 0 };
@@ -313,17 +323,17 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
           body = undefined;
         }
         const response: ApiResponse = { status: injected.statusCode, body, text: injected.body, headers: injected.headers };
-        const describe = `${request.method} ${request.url.slice(0, 300)} [${request.broken.join(', ') || 'contract-conforming'}] body ${String(request.payload).slice(0, 300)} -> ${response.status} ${response.text.slice(0, 300)}`;
-        expect(response.status, describe).toBeLessThan(500);
+        const label = `${request.method} ${request.url.slice(0, 300)} [${request.broken.join(', ') || 'contract-conforming'}] body ${String(request.payload).slice(0, 300)} -> ${response.status} ${response.text.slice(0, 300)}`;
+        expect(response.status, label).toBeLessThan(500);
         const after = await snapshotEveryTable(ctx.db, engine);
         if (response.status >= 400) {
           counts.refused += 1;
-          expectDocumentedError(target, request, response, describe);
-          if (!sameSnapshot(before, after)) expect(after, `a refused request changed the database: ${describe}`).toEqual(before);
+          expectDocumentedError(target, request, response, label);
+          if (!sameSnapshot(before, after)) expect(after, `a refused request changed the database: ${label}`).toEqual(before);
         } else {
           counts.accepted += 1;
-          expect(request.broken, `accepted although broken: ${describe}`).toEqual([]);
-          expect(checkers[target.surface].check(target.method, request.url.slice(PREFIX[target.surface].length), response), describe).toEqual([]);
+          expect(request.broken, `accepted although broken: ${label}`).toEqual([]);
+          expect(checkers[target.surface].check(target.method, request.url.slice(PREFIX[target.surface].length), response), label).toEqual([]);
           before = after;
         }
       }),

@@ -203,18 +203,18 @@ describe.each(TEST_ENGINES)('malformed OpenID Connect requests on %s', (engine) 
    * named in the request and sent in it.
    */
   function expectSafe(response: LightMyRequestResponse, sent: Record<string, string[]>, allowed: Map<string, string[]>, uriParam: string, label: string) {
-    const describe = `${label} -> ${response.statusCode} ${String(response.headers.location ?? '').slice(0, 200)} ${response.body.slice(0, 200)}`;
-    expect(response.statusCode, describe).toBeLessThan(500);
+    const context = `${label} -> ${response.statusCode} ${String(response.headers.location ?? '').slice(0, 200)} ${response.body.slice(0, 200)}`;
+    expect(response.statusCode, context).toBeLessThan(500);
     const targets = formTargets(response.body);
     if (response.statusCode >= 300 && response.statusCode < 400) targets.push(String(response.headers.location ?? ''));
     for (const location of targets) {
       if (new URL(location, ISSUER).origin === ISSUER) {
         // The provider's own pages (the interaction), never an off-site hop disguised as a path.
-        expect(location.startsWith('/') && !location.startsWith('//') ? true : location.startsWith(`${ISSUER}/`), describe).toBe(true);
+        expect(location.startsWith('/') && !location.startsWith('//') ? true : location.startsWith(`${ISSUER}/`), context).toBe(true);
       } else {
         const candidates = (sent.client_id ?? []).flatMap((clientId) => allowed.get(clientId) ?? []).filter((uri) => (sent[uriParam] ?? []).includes(uri));
         const matches = candidates.some((uri) => location === uri || location.startsWith(`${uri}?`) || location.startsWith(`${uri}#`));
-        expect(matches, `sent the browser to an unregistered URI ${location.slice(0, 200)}: ${describe}`).toBe(true);
+        expect(matches, `sent the browser to an unregistered URI ${location.slice(0, 200)}: ${context}`).toBe(true);
       }
     }
   }

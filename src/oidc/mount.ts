@@ -17,12 +17,14 @@ declare module 'fastify' {
 /** The paths oidc-provider answers itself; every other path stays Fastify's. */
 const PROVIDER_ROUTES: [string, HTTPMethods[]][] = [
   ['/.well-known/openid-configuration', ['GET', 'OPTIONS']],
-  ['/auth', ['GET', 'POST']],
-  ['/auth/:uid', ['GET', 'POST']],
+  // POST at /auth and /session/end stays off (oidc-provider's enableHttpPostMethods): it would need
+  // SameSite=None cookies. Those requests get Sesame's own 404 rather than Koa's plain-text one.
+  ['/auth', ['GET']],
+  ['/auth/:uid', ['GET']],
   ['/token', ['POST', 'OPTIONS']],
   ['/userinfo', ['GET', 'POST', 'OPTIONS']],
   ['/jwks', ['GET', 'OPTIONS']],
-  ['/session/end', ['GET', 'POST']],
+  ['/session/end', ['GET']],
   ['/session/end/confirm', ['POST']],
   ['/session/end/success', ['GET']],
 ];

@@ -9,6 +9,18 @@ describe.each(TEST_ENGINES)('discovery and keys on %s', (engine) => {
   });
   afterAll(() => server.close());
 
+  it('answers POST at /auth and /session/end (which stay GET-only) with Sesame\'s 404, not Koa\'s plain text', async () => {
+    for (const path of ['/auth', '/auth/some-uid', '/session/end']) {
+      const response = await fetch(`${server.issuer}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'client_id=someone&response_type=code',
+      });
+      expect(response.status, path).toBe(404);
+      expect(await response.json()).toMatchObject({ error: 'not_found', error_description: expect.stringContaining(path) });
+    }
+  });
+
   it('advertises only what works', async () => {
     const response = await fetch(`${server.issuer}/.well-known/openid-configuration`);
     expect(response.status).toBe(200);

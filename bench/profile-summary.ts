@@ -1,7 +1,12 @@
 /**
  * Where a server's CPU time went, from a V8 CPU profile (`npm run bench -- --cpu-prof DIR` writes one
- * per Sesame server): time by package or source file, and the functions with the most self and
- * total time. Usage: node bench/profile-summary.ts FILE.cpuprofile [--top N] [--focus TEXT]
+ * per server): time by package or source file, and the functions with the most self and total time.
+ *
+ *   node bench/profile-summary.ts FILE.cpuprofile [--top N] [--focus TEXT]
+ *     [--results bench/results/latest.json --scenario ID --concurrency N --target 'sesame sqlite']
+ *
+ * With --results, only the samples taken during that measurement's timed phase count (profiles and
+ * the bench share the machine's monotonic clock), so set-up, minting and warm-up are left out.
  */
 import { readFileSync } from 'node:fs';
 
@@ -13,6 +18,7 @@ interface ProfileNode {
 
 interface CpuProfile {
   nodes: ProfileNode[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -30,7 +36,7 @@ export function moduleOf(url: string): string {
 
 const frameName = (node: ProfileNode) => `${node.callFrame.functionName || '(anonymous)'} ${moduleOf(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
 
-export function summarize(profile: CpuProfile, top = 25, focus?: string): string {
+export function summarize(profile: CpuProfile, top = 25, focus?: string, windowUs?: [number, number]): string {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -41,7 +47,10 @@ export function summarize(profile: CpuProfile, top = 25, focus?: string): string
   const add = (map: Map<string, number>, key: string, ms: number) => map.set(key, (map.get(key) ?? 0) + ms);
   let all = 0;
   let idle = 0;
+  let at = profile.startTime;
   for (let i = 0; i < profile.samples.length; i += 1) {
+    at += profile.timeDeltas[i] ?? 0;
+    if (windowUs && (at < windowUs[0] || at > windowUs[1])) continue;
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
     const node = byId.get(profile.samples[i]!)!;
     all += ms;
@@ -82,13 +91,27 @@ export function summarize(profile: CpuProfile, top = 25, focus?: string): string
   ].join('\n');
 }
 
+function timedWindow(resultsFile: string, scenario: string, concurrency: number, target: string, phase: string): [number, number] {
+  const { rows } = JSON.parse(readFileSync(resultsFile, 'utf8')) as { rows: { scenario: string; concurrency: number; target: string; phase: string; timedWindowUs: [number, number] | null }[] };
+  const row = rows.find((r) => r.scenario === scenario && r.concurrency === concurrency && r.target === target && r.phase === phase);
+  if (!row?.timedWindowUs) throw new Error(`no ${phase} measurement of ${scenario} at c=${concurrency} on ${target} in ${resultsFile}`);
+  return row.timedWindowUs;
+}
+
 if (import.meta.main) {
   const [file, ...rest] = process.argv.slice(2);
+  const option = (name: string) => {
+    const at = rest.indexOf(name);
+    return at >= 0 ? rest[at + 1] : undefined;
+  };
   if (!file) {
-    process.stderr.write('Usage: node bench/profile-summary.ts FILE.cpuprofile [--top N] [--focus TEXT]\n');
+    process.stderr.write('Usage: node bench/profile-summary.ts FILE.cpuprofile [--top N] [--focus TEXT] [--results FILE --scenario ID --concurrency N --target NAME [--phase empty|grown|ceiling]]\n');
     process.exit(2);
   }
-  const topAt = rest.indexOf('--top');
-  const focusAt = rest.indexOf('--focus');
-  process.stdout.write(`${summarize(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, topAt >= 0 ? Number(rest[topAt + 1]) : 25, focusAt >= 0 ? rest[focusAt + 1] : undefined)}\n`);
+  const results = option('--results');
+  const window = results
+    ? timedWindow(results, option('--scenario') ?? '', Number(option('--concurrency')), option('--target') ?? '', option('--phase') ?? (option('--target')?.startsWith('sesame') ? 'empty' : 'ceiling'))
+    : undefined;
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  process.stdout.write(`${summarize(profile, Number(option('--top') ?? 25), option('--focus'), window)}\n`);
 }

@@ -4,12 +4,9 @@
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Engine } from '../src/storage/database.ts';
 import type { Argon2Rate } from './ceilings/argon2-rate.ts';
-import { seedGrowth } from './growth/seed-growth.ts';
-import { createBenchDatabase, type BenchDatabase } from './lib/bench-database.ts';
 import { forkReady } from './lib/child-processes.ts';
 import { parseOptions, type BenchOptions } from './lib/options.ts';
 import type { Measurement, MeasureRequest } from './load/measurement.ts';
@@ -20,17 +17,10 @@ import { SCENARIO_TITLES, type ResultRow } from './report/result-rows.ts';
 import { checkTargets } from './report/targets.ts';
 import { startArgon2Ceiling } from './servers/argon2-ceiling.ts';
 import { recordSesameResponses, startBareFastify, startOidcProviderAlone, type RunningTarget } from './servers/ceiling-servers.ts';
-import { setUpSesameFixtures } from './servers/sesame-fixtures.ts';
-import { startSesameServer, type SesameServer } from './servers/sesame-server.ts';
+import { startSesameUnderTest, type SesameUnderTest } from './servers/sesame-under-test.ts';
 
 const GROWTH_SCENARIOS: ScenarioId[] = ['code-exchange', 'refresh', 'agent-get-client', 'agent-put-revision', 'agent-login'];
 
-interface SesameUnderTest {
-  engine: Engine;
-  database: BenchDatabase;
-  server: SesameServer;
-  target: Target;
-}
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -51,11 +41,14 @@ function argon2Row(rate: Argon2Rate): ResultRow {
     p99Ms: 0,
     maxMs: 0,
     serverCpuMsPerOp: rate.cpuMsPerOp,
+    serverMainThreadCpuMsPerOp: null,
+    databaseCpuMsPerOp: null,
     loadCpuMsPerOp: 0,
     peakRssMb: null,
     errors: 0,
     errorSamples: [],
     poolExhausted: false,
+    timedWindowUs: null,
   };
 }
 
@@ -74,16 +67,19 @@ function failedRow(target: Target, request: MeasureRequest, error: unknown): Mea
     p99Ms: 0,
     maxMs: 0,
     serverCpuMsPerOp: null,
+    serverMainThreadCpuMsPerOp: null,
+    databaseCpuMsPerOp: null,
     loadCpuMsPerOp: 0,
     peakRssMb: null,
     errors: 1,
     errorSamples: [error instanceof Error ? error.message.split('\n')[0]! : String(error)],
     poolExhausted: false,
+    timedWindowUs: null,
   };
 }
 
 function progress(row: ResultRow): void {
-  const where = row.phase === 'ceiling' ? row.target : `sesame ${row.engine}${row.phase === 'grown' ? ' (grown)' : ''}`;
+  const where = row.target;
   const compare = row.ratio !== undefined ? `  ratio ${row.ratio.toFixed(2)}` : row.growthRatio !== undefined ? `  vs empty ${row.growthRatio.toFixed(2)}` : '';
   const errors = row.errors > 0 ? `  ERRORS ${row.errors}: ${row.errorSamples[0] ?? ''}` : '';
   log(
@@ -98,6 +94,14 @@ async function main(options: BenchOptions): Promise<number> {
   log(`sesame bench: ${options.quick ? 'quick' : 'full'} run on ${options.engines.join(' and ')}, ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   const stops: (() => Promise<void>)[] = [];
+  // Interrupted: stop every server and drop every database before leaving.
+  const interrupted = async () => {
+    log('\ninterrupted: stopping the servers');
+    for (const stop of stops) await stop().catch(() => {});
+    process.exit(130);
+  };
+  process.once('SIGINT', () => void interrupted());
+  process.once('SIGTERM', () => void interrupted());
   const rows: ResultRow[] = [];
   let exitCode = 0;
   try {
@@ -105,23 +109,30 @@ async function main(options: BenchOptions): Promise<number> {
     stops.push(() => load.stop());
     const argon2 = await startArgon2Ceiling();
     stops.push(() => argon2.stop());
-    const oidcAlone = await startOidcProviderAlone();
+    const profileDir = (name: string) => (options.cpuProfileDir ? join(options.cpuProfileDir, name) : undefined);
+    const oidcAlone = await startOidcProviderAlone(profileDir('oidc-provider-alone'));
     stops.push(() => oidcAlone.stop());
 
+    const onStop = (stop: () => Promise<void>, when: 'first' | 'last') => (when === 'first' ? stops.unshift(stop) : stops.push(stop));
+    const virtualUsers = Math.max(...options.concurrencies);
+    const growthScenarios = GROWTH_SCENARIOS.filter((s) => options.scenarios.includes(s));
     const sesames: SesameUnderTest[] = [];
+    // Per engine: Sesame on its bench fixtures only, and (for the growth run) a second one whose database also
+    // holds the growth seed; each grown figure is measured right after the empty one it is compared with.
     for (const engine of options.engines) {
-      const database = await createBenchDatabase(engine);
-      stops.push(() => database.drop());
-      const server = await startSesameServer({ engine, databaseUrl: database.url, cpuProfileDir: options.cpuProfileDir });
-      stops.unshift(() => server.stop());
-      const fixtures = await setUpSesameFixtures(server, Math.max(...options.concurrencies));
-      sesames.push({ engine, database, server, target: { kind: 'sesame', label: `sesame ${engine}`, baseUrl: server.baseUrl, pid: server.pid, oidc: fixtures.oidc, agent: fixtures.agent } });
-      if (sesames.length === 1) {
-        const bare: RunningTarget = await startBareFastify(await recordSesameResponses(server, fixtures), fixtures.agent);
-        stops.push(() => bare.stop());
-        ceilingTargets.set('bare-fastify', bare.target);
+      sesames.push(await startSesameUnderTest({ engine, virtualUsers, growth: null, cpuProfileDir: profileDir(`sesame-${engine}`), nodeFlags: options.nodeFlags, onStop }));
+      if (options.growth && growthScenarios.length > 0) {
+        const g = options.growth;
+        log(`seeding the growth database on ${engine}: ${g.users} users, ${g.clients} clients, ${g.artifacts} stored token artifacts`);
+        const grown = await startSesameUnderTest({ engine, virtualUsers, growth: g, cpuProfileDir: profileDir(`sesame-${engine}-grown`), nodeFlags: options.nodeFlags, onStop });
+        log(`  seeded in ${grown.seedSeconds!.toFixed(1)} s`);
+        sesames.push(grown);
       }
     }
+    const first = sesames[0]!;
+    const bare: RunningTarget = await startBareFastify(await recordSesameResponses(first.server, first.fixtures), first.fixtures.agent, profileDir('bare-fastify'));
+    stops.push(() => bare.stop());
+    ceilingTargets.set('bare-fastify', bare.target);
     ceilingTargets.set('oidc-provider', oidcAlone.target);
 
     const measure = async (target: Target, request: MeasureRequest): Promise<Measurement> => {
@@ -133,7 +144,7 @@ async function main(options: BenchOptions): Promise<number> {
     };
     const request = (scenario: ScenarioId, concurrency: number): MeasureRequest => ({ scenario, concurrency, warmupMs: options.warmupMs, durationMs: options.durationMs });
 
-    log(`\nmeasuring ${options.scenarios.length} scenarios at c=${options.concurrencies.join(', ')}: ${seconds(options.warmupMs)} warm-up, ${seconds(options.durationMs)} timed, ceiling first`);
+    log(`\nmeasuring ${options.scenarios.length} scenarios at c=${options.concurrencies.join(', ')}: ${seconds(options.warmupMs)} warm-up, ${seconds(options.durationMs)} timed; ceiling first`);
     for (const scenario of options.scenarios) {
       for (const concurrency of options.concurrencies) {
         const ceilingKind = CEILING_OF[scenario];
@@ -146,35 +157,21 @@ async function main(options: BenchOptions): Promise<number> {
         rows.push(ceiling);
         progress(ceiling);
         for (const sesame of sesames) {
+          if (sesame.grown && !growthScenarios.includes(scenario)) continue;
           const measured = await measure(sesame.target, request(scenario, concurrency));
-          const row: ResultRow = { ...measured, phase: 'empty', engine: sesame.engine, ceilingThroughput: ceiling.throughput, ratio: ceiling.throughput > 0 ? measured.throughput / ceiling.throughput : 0 };
+          let row: ResultRow;
+          if (sesame.grown) {
+            const empty = rows.find((r) => r.phase === 'empty' && r.engine === sesame.engine && r.scenario === scenario && r.concurrency === concurrency);
+            row = { ...measured, phase: 'grown', engine: sesame.engine, emptyThroughput: empty?.throughput, growthRatio: empty && empty.throughput > 0 ? measured.throughput / empty.throughput : 0 };
+          } else {
+            row = { ...measured, phase: 'empty', engine: sesame.engine, ceilingThroughput: ceiling.throughput, ratio: ceiling.throughput > 0 ? measured.throughput / ceiling.throughput : 0 };
+          }
           rows.push(row);
           progress(row);
         }
       }
     }
-
-    const growthSeeds: Record<string, { seconds: number }> = {};
-    const growthScenarios = GROWTH_SCENARIOS.filter((s) => options.scenarios.includes(s));
-    if (options.growth && growthScenarios.length > 0) {
-      for (const sesame of sesames) {
-        const g = options.growth;
-        log(`\ngrowth run on ${sesame.engine}: seeding ${g.users} users, ${g.clients} clients, ${g.artifacts} stored token artifacts`);
-        const seedStart = performance.now();
-        await seedGrowth(sesame.engine, sesame.database.url, g);
-        growthSeeds[sesame.engine] = { seconds: (performance.now() - seedStart) / 1000 };
-        log(`  seeded in ${seconds(performance.now() - seedStart)}`);
-        for (const scenario of growthScenarios) {
-          for (const concurrency of options.concurrencies) {
-            const measured = await measure(sesame.target, request(scenario, concurrency));
-            const empty = rows.find((r) => r.phase === 'empty' && r.engine === sesame.engine && r.scenario === scenario && r.concurrency === concurrency);
-            const row: ResultRow = { ...measured, phase: 'grown', engine: sesame.engine, emptyThroughput: empty?.throughput, growthRatio: empty && empty.throughput > 0 ? measured.throughput / empty.throughput : 0 };
-            rows.push(row);
-            progress(row);
-          }
-        }
-      }
-    }
+    const growthSeeds = Object.fromEntries(sesames.filter((s) => s.grown).map((s) => [s.engine, { seconds: s.seedSeconds }]));
 
     const checks = checkTargets(rows, options.engines);
     const errors = rows.reduce((sum, r) => sum + r.errors, 0);
@@ -198,7 +195,7 @@ async function main(options: BenchOptions): Promise<number> {
       finishedAt: finishedAt.toISOString(),
       durationSeconds: Math.round((performance.now() - started) / 1000),
       machine: { cores, cpu: cpus()[0]?.model ?? null, memoryMb: Math.round(totalmem() / 2 ** 20), node: process.version, loadAverageAtStart: null as number[] | null, loadAverageAtEnd: loadavg() },
-      settings: { quick: options.quick, engines: options.engines, scenarios: options.scenarios, concurrencies: options.concurrencies, warmupMs: options.warmupMs, durationMs: options.durationMs, growth: options.growth },
+      settings: { quick: options.quick, engines: options.engines, scenarios: options.scenarios, concurrencies: options.concurrencies, warmupMs: options.warmupMs, durationMs: options.durationMs, growth: options.growth, sesameNodeFlags: options.nodeFlags },
       growthSeeds,
       targets: checks,
       errors,

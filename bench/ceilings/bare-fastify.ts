@@ -23,7 +23,9 @@ async function main(): Promise<void> {
   }
   await app.listen({ port, host: '127.0.0.1' });
   process.send?.({ ready: { pid: process.pid } });
+  // Exiting normally (not killed by the signal) lets --cpu-prof write its profile.
   process.on('disconnect', () => process.exit(0));
+  process.on('SIGTERM', () => process.exit(0));
 }
 
 await main();

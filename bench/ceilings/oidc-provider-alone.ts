@@ -134,7 +134,9 @@ async function main(): Promise<void> {
   // As long as Fastify's default, so idle keep-alive connections between phases stay open alike.
   server.keepAliveTimeout = 72_000;
   server.listen(port, '127.0.0.1', () => process.send?.({ ready: { pid: process.pid } }));
+  // Exiting normally (not killed by the signal) lets --cpu-prof write its profile.
   process.on('disconnect', () => process.exit(0));
+  process.on('SIGTERM', () => process.exit(0));
 }
 
 await main();

@@ -31,9 +31,12 @@ function sqliteDialect(path: string): Dialect {
     rows: (count) => ({ prefix: `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${count})`, from: 'seq' }),
     randomHex: 'lower(hex(randomblob(16)))',
     async run(sql, params = []) {
-      database.prepare(sql).run(...(params as (string | number)[]));
+      // The statements number their parameters ($1) for PostgreSQL; node:sqlite binds positional ones (?).
+      database.prepare(sql.replace(/\$\d+/g, '?')).run(...(params as (string | number)[]));
     },
     async close() {
+      // Fold the seed's write-ahead log into the database now, or the server's next write would, inside a measurement.
+      database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       database.close();
     },
   };

@@ -10,6 +10,8 @@ export const BENCH_PG_URL = process.env.SESAME_BENCH_PG_URL ?? 'postgres://postg
 export interface BenchDatabase {
   engine: Engine;
   url: string;
+  /** The PostgreSQL database's name (its server processes are found by it). */
+  postgresName?: string;
   drop(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function createBenchDatabase(engine: Engine): Promise<BenchDatabase
   return {
     engine,
     url: url.toString(),
+    postgresName: name,
     async drop() {
       const client = new pg.Client({ connectionString: BENCH_PG_URL });
       await client.connect();

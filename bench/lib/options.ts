@@ -12,6 +12,8 @@ export interface BenchOptions {
   growth: GrowthSizes | null;
   /** Write a V8 CPU profile of each Sesame server here (node --cpu-prof). */
   cpuProfileDir: string | undefined;
+  /** Extra Node flags for the Sesame servers (e.g. V8 heap sizes), to measure their effect. */
+  nodeFlags: string[];
   out: string;
 }
 
@@ -22,7 +24,9 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--db sqlite|postgres|bo
   --scenarios       a subset of: ${SCENARIO_IDS.join(', ')}
   --concurrency     a subset of the concurrencies, e.g. 8 (default 1,8,32)
   --no-growth       skip the growth run
-  --cpu-prof DIR    run each Sesame server under node --cpu-prof, profiles written to DIR when it stops
+  --cpu-prof DIR    run each server (Sesame and the ceilings) under node --cpu-prof; profiles go to DIR/<server>/
+                    when it stops (read them with node bench/profile-summary.ts)
+  --node-flags 'F'  extra Node flags for the Sesame servers, e.g. '--max-semi-space-size=8'
   --out FILE        where the results go (default bench/results/latest.json)`;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -32,6 +36,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   let growth = true;
   let concurrencies = [1, 8, 32];
   let cpuProfileDir: string | undefined;
+  let nodeFlags: string[] = [];
   let out = new URL('../results/latest.json', import.meta.url).pathname;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
@@ -47,6 +52,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (arg === '--concurrency') concurrencies = value().split(',').map(Number);
     else if (arg === '--no-growth') growth = false;
     else if (arg === '--cpu-prof') cpuProfileDir = value();
+    else if (arg === '--node-flags') nodeFlags = value().split(' ').filter(Boolean);
     else if (arg === '--out') out = value();
     else if (arg === '--help' || arg === '-h') throw new Error(USAGE);
     else throw new Error(`unknown option ${arg}\n${USAGE}`);
@@ -61,10 +67,11 @@ export function parseOptions(argv: string[]): BenchOptions {
     engines,
     scenarios,
     concurrencies,
-    warmupMs: quick ? 300 : 1000,
-    durationMs: quick ? 700 : 3000,
+    warmupMs: quick ? 250 : 1000,
+    durationMs: quick ? 500 : 2500,
     growth: growth ? (quick ? QUICK_GROWTH : FULL_GROWTH) : null,
     cpuProfileDir,
+    nodeFlags,
     out,
   };
 }

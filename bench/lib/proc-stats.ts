@@ -10,13 +10,18 @@ const TICKS_PER_SECOND = (() => {
   }
 })();
 
-/** User + system CPU time the process (all its threads) has used so far, in milliseconds. */
-export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+function cpuMsOf(statPath: string): number {
+  const stat = readFileSync(statPath, 'utf8');
   // Fields after the command name, which may itself hold spaces and parentheses: state is [0], utime [11], stime [12].
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
+
+/** User + system CPU time the process (all its threads) has used so far, in milliseconds. */
+export const processCpuMs = (pid: number) => cpuMsOf(`/proc/${pid}/stat`);
+
+/** The same for its main thread alone: JavaScript, without the thread pool (argon2id, crypto jobs) and V8's helper threads. */
+export const mainThreadCpuMs = (pid: number) => cpuMsOf(`/proc/${pid}/task/${pid}/stat`);
 
 function statusField(pid: number, name: string): number {
   const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

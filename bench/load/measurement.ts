@@ -23,6 +23,10 @@ export interface Measurement {
   maxMs: number;
   /** The server's user+system CPU time over the timed phase, per operation. */
   serverCpuMsPerOp: number | null;
+  /** The part of it spent on the server's main thread (the event loop); the rest is its thread pool and GC helpers. */
+  serverMainThreadCpuMsPerOp: number | null;
+  /** PostgreSQL's backends serving Sesame's connections, over the timed phase, per operation (PostgreSQL runs on the same cores). */
+  databaseCpuMsPerOp: number | null;
   /** The same for the load generator, to show how much of the machine it took. */
   loadCpuMsPerOp: number;
   /** The server's peak resident set during the scenario (its setup, warm-up and timed phase). */
@@ -30,4 +34,6 @@ export interface Measurement {
   errors: number;
   errorSamples: string[];
   poolExhausted: boolean;
+  /** The timed phase on the machine's monotonic clock, in microseconds: the same clock as V8 CPU profiles' timestamps. */
+  timedWindowUs: [number, number] | null;
 }

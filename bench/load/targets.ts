@@ -29,6 +29,8 @@ export interface Target {
   baseUrl: string;
   /** The server process, whose CPU time and peak RSS are read from /proc. */
   pid: number;
+  /** Sesame on PostgreSQL: its database, whose server processes' CPU time is read from /proc too. */
+  postgres?: { adminUrl: string; database: string };
   oidc?: OidcFixture;
   agent?: AgentFixture;
 }

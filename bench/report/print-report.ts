@@ -29,12 +29,14 @@ export function engineTable(rows: ResultRow[], engine: Engine): string {
         n(r.p50Ms),
         n(r.p99Ms),
         n(r.serverCpuMsPerOp, 2),
+        n(r.serverMainThreadCpuMsPerOp, 2),
+        n(r.databaseCpuMsPerOp, 2),
         n(ceiling?.serverCpuMsPerOp, 2),
         n(r.peakRssMb, 0),
         String(r.errors),
       ];
     });
-  return `Sesame on ${ENGINE_NAMES[engine]}\n${table(['scenario', 'c', 'ops/s', 'ceiling', 'ratio', 'p50 ms', 'p99 ms', 'cpu ms/op', 'ceil cpu', 'RSS MB', 'errors'], lines)}`;
+  return `Sesame on ${ENGINE_NAMES[engine]}\n${table(['scenario', 'c', 'ops/s', 'ceiling', 'ratio', 'p50 ms', 'p99 ms', 'cpu ms/op', 'main', 'db cpu', 'ceil cpu', 'RSS MB', 'errors'], lines)}`;
 }
 
 /** The growth run: the same scenarios before and after seeding. */
@@ -48,7 +50,8 @@ export function growthTable(rows: ResultRow[], engine: Engine): string {
 export const CEILINGS_LEGEND = [
   'ceiling = the same load, in the same run, against: oidc-provider alone with its in-memory adapter (1-3),',
   'argon2id verifications with Sesame\'s parameters (4), bare Fastify answering the same bytes (5-6); ratio = Sesame / ceiling.',
-  'ops/s: operations per second (an operation of 3 is a whole flow); cpu ms/op: server CPU time per operation.',
+  'ops/s: operations per second (an operation of 3 is a whole flow); cpu ms/op: server CPU time per operation,',
+  'main: the part of it on the server\'s main thread; db cpu: PostgreSQL\'s own processes (same cores); ceil cpu: the ceiling\'s CPU time per operation.',
 ].join('\n');
 
 export function targetLines(checks: TargetCheck[]): string {

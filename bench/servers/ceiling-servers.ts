@@ -12,16 +12,17 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
-async function started(script: string, name: string, env: NodeJS.ProcessEnv): Promise<{ child: IpcChild; baseUrl: string }> {
+async function started(script: string, name: string, env: NodeJS.ProcessEnv, cpuProfileDir: string | undefined): Promise<{ child: IpcChild; baseUrl: string }> {
   const port = await freePort();
-  const { child } = await forkReady<{ pid: number }>(new URL(script, import.meta.url), name, { args: [String(port)], env: { ...process.env, ...env } });
+  const execArgv = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const { child } = await forkReady<{ pid: number }>(new URL(script, import.meta.url), name, { args: [String(port)], env: { ...process.env, ...env }, execArgv });
   return { child, baseUrl: `http://127.0.0.1:${port}` };
 }
 
 /** The ceiling of scenarios 1-3: oidc-provider alone, in a process of its own. */
-export async function startOidcProviderAlone(): Promise<RunningTarget> {
+export async function startOidcProviderAlone(cpuProfileDir?: string): Promise<RunningTarget> {
   const clientSecret = randomBytes(32).toString('hex');
-  const { child, baseUrl } = await started('../ceilings/oidc-provider-alone.ts', 'oidc-provider ceiling', { CEILING_CLIENT_SECRET: clientSecret });
+  const { child, baseUrl } = await started('../ceilings/oidc-provider-alone.ts', 'oidc-provider ceiling', { CEILING_CLIENT_SECRET: clientSecret }, cpuProfileDir);
   return {
     target: {
       kind: 'oidc-provider',
@@ -36,8 +37,8 @@ export async function startOidcProviderAlone(): Promise<RunningTarget> {
 }
 
 /** The ceiling of scenarios 5 and 6: bare Fastify answering the bytes Sesame answered. */
-export async function startBareFastify(routes: RecordedResponse[], agent: AgentFixture): Promise<RunningTarget> {
-  const { child, baseUrl } = await started('../ceilings/bare-fastify.ts', 'bare Fastify ceiling', { BARE_FASTIFY_ROUTES: JSON.stringify(routes) });
+export async function startBareFastify(routes: RecordedResponse[], agent: AgentFixture, cpuProfileDir?: string): Promise<RunningTarget> {
+  const { child, baseUrl } = await started('../ceilings/bare-fastify.ts', 'bare Fastify ceiling', { BARE_FASTIFY_ROUTES: JSON.stringify(routes) }, cpuProfileDir);
   return { target: { kind: 'bare-fastify', label: 'bare Fastify', baseUrl, pid: child.pid, agent }, stop: () => child.stop() };
 }
 

@@ -22,8 +22,9 @@ export interface SesameServer {
 /**
  * Starts Sesame exactly as an operator would (`node src/main.ts`), in a process of its own, over
  * the given database; `cpuProfileDir` adds `--cpu-prof` (the profile is written when it stops).
+ * BENCH_SESAME_MAIN runs another entry point instead (a wrapper that instruments src/main.ts).
  */
-export async function startSesameServer(options: { engine: Engine; databaseUrl: string; cpuProfileDir?: string | undefined }): Promise<SesameServer> {
+export async function startSesameServer(options: { engine: Engine; databaseUrl: string; cpuProfileDir?: string | undefined; nodeFlags?: string[] }): Promise<SesameServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const admin = { account: 'bench-admin', password: `bench-${randomBytes(12).toString('hex')}` };
@@ -44,7 +45,7 @@ export async function startSesameServer(options: { engine: Engine; databaseUrl: 
     SIGNIN_MAX_FAILURES_PER_IP: UNTHROTTLED,
     SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: UNTHROTTLED,
   };
-  const execArgv = [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(process.env.BENCH_SESAME_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+  const execArgv = [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(options.nodeFlags ?? [])];
   const child = spawn(process.execPath, [...execArgv, MAIN], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   await waitForListening(child, options.engine);
   // Anything Sesame says at warn or above during the run is worth seeing.

@@ -2,6 +2,7 @@ import { HttpConnection, type HttpResponse } from '../http-connection.ts';
 import { ProtocolError, expectStatus } from '../protocol-error.ts';
 import type { ScenarioDefinition, ScenarioRun } from '../scenario.ts';
 import type { AgentFixture, Target } from '../targets.ts';
+import { reusable } from '../reuse-across-measurements.ts';
 import { connectionsFor } from './shared.ts';
 
 const PREFIX = '/api/agent';
@@ -48,7 +49,7 @@ const otherRedirect = (client: ClientBody['client']) => (Array.isArray(client?.r
 async function signedInUsers(target: Target, concurrency: number) {
   const fixture = agentFixtureOf(target);
   const connections = connectionsFor(target, concurrency);
-  const tokens = await Promise.all(connections.map((connection) => login(connection, fixture)));
+  const tokens = await reusable(target, 'agent tokens', concurrency, (i) => login(connections[i]!, fixture));
   const clientPath = (vu: number) => `/projects/${fixture.projectId}/clients/${fixture.clientIds[vu % fixture.clientIds.length]!}`;
   const close = () => connections.forEach((connection) => connection.close());
   return { fixture, connections, tokens, clientPath, close };

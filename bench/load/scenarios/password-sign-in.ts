@@ -1,7 +1,8 @@
-import { Browser, codeFromCallback, openLoginPage, type PendingLogin } from '../browser.ts';
+import { Browser, codeFromCallback, openLoginPage, signedInBrowser, type PendingLogin } from '../browser.ts';
 import { HttpConnection } from '../http-connection.ts';
 import { ProtocolError } from '../protocol-error.ts';
 import type { ScenarioDefinition } from '../scenario.ts';
+import { reusable } from '../reuse-across-measurements.ts';
 import { connectionsFor, inParallel, minterCount, oidcFixtureOf, Pool, SIGN_IN_SCOPE } from './shared.ts';
 
 /**
@@ -16,6 +17,8 @@ export const passwordSignIn: ScenarioDefinition = {
     const connections = connectionsFor(target, concurrency);
     const openers = Array.from({ length: minterCount(concurrency) }, () => new HttpConnection(target.baseUrl));
     const pool = new Pool<PendingLogin>();
+    // One sign-in with consent first: the timed ones then find the person's consent remembered, as a returning user does.
+    await reusable(target, 'consent given', 1, () => signedInBrowser(openers[0]!, fixture, SIGN_IN_SCOPE));
     return {
       pooled: true,
       async prepare(operations) {

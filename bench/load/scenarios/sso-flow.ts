@@ -1,4 +1,5 @@
-import { authorizationRequest, codeFromCallback, redeemCode, signedInBrowser } from '../browser.ts';
+import { authorizationRequest, Browser, codeFromCallback, redeemCode, signedInBrowser } from '../browser.ts';
+import { reusable } from '../reuse-across-measurements.ts';
 import { ProtocolError, expectStatus } from '../protocol-error.ts';
 import type { ScenarioDefinition } from '../scenario.ts';
 import { connectionsFor, oidcFixtureOf, SIGN_IN_SCOPE } from './shared.ts';
@@ -12,7 +13,8 @@ export const ssoFlow: ScenarioDefinition = {
   async create(target, concurrency) {
     const fixture = oidcFixtureOf(target);
     const connections = connectionsFor(target, concurrency);
-    const browsers = await Promise.all(connections.map((connection) => signedInBrowser(connection, fixture, SIGN_IN_SCOPE)));
+    const jars = await reusable(target, 'sso sessions', concurrency, async (i) => (await signedInBrowser(connections[i % concurrency]!, fixture, SIGN_IN_SCOPE)).jar);
+    const browsers = connections.map((connection, vu) => new Browser(connection, jars[vu]));
     return {
       pooled: false,
       async prepare() {},

@@ -185,7 +185,7 @@ async function main(options: BenchOptions): Promise<number> {
       }
     }
     log(CEILINGS_LEGEND);
-    log(`\ntargets (issue 5), ${cores} cores:`);
+    log(`\ntargets (issue 5), ${cores} cores, load average ${startLoad.map((l) => l.toFixed(2)).join(' ')} at the start, ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the end:`);
     log(targetLines(checks));
 
     const finishedAt = new Date();

@@ -17,6 +17,7 @@ import Provider, { type Configuration } from 'oidc-provider';
 import MemoryAdapter from 'oidc-provider/lib/adapters/memory_adapter.js';
 import LRU from 'oidc-provider/lib/helpers/lru.js';
 import { CLAIMS_BY_SCOPE } from '../../src/oidc/account.ts';
+import { SIGNING_ALGORITHMS, UNSUPPORTED_FEATURES_OFF } from '../../src/oidc/provider.ts';
 import { TOKEN_LIFETIMES } from '../../src/oidc/token-lifetimes.ts';
 import { SCOPES } from '../../src/domain/clients.ts';
 import { CEILING_CLIENT } from './ceiling-client.ts';
@@ -27,8 +28,6 @@ async function signingKey(alg: 'RS256' | 'ES256') {
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
   return { ...(await exportJWK(privateKey)), kid: `${alg.toLowerCase()}-ceiling`, alg, use: 'sig' };
 }
-
-const disabled = { enabled: false } as const;
 
 async function main(): Promise<void> {
   const port = Number(process.argv[2]);
@@ -63,28 +62,9 @@ async function main(): Promise<void> {
     clientAuthMethods: ['client_secret_basic', 'none'],
     pkce: { required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,
-    enabledJWA: { idTokenSigningAlgValues: ['RS256', 'ES256'], userinfoSigningAlgValues: ['RS256', 'ES256'] },
+    enabledJWA: SIGNING_ALGORITHMS,
     features: {
-      devInteractions: disabled,
-      registration: disabled,
-      registrationManagement: disabled,
-      clientCredentials: disabled,
-      deviceFlow: disabled,
-      introspection: disabled,
-      jwtIntrospection: disabled,
-      revocation: disabled,
-      backchannelLogout: disabled,
-      ciba: disabled,
-      claimsParameter: disabled,
-      dPoP: disabled,
-      encryption: disabled,
-      jwtResponseModes: disabled,
-      jwtUserinfo: disabled,
-      pushedAuthorizationRequests: disabled,
-      requestObjects: disabled,
-      resourceIndicators: disabled,
-      richAuthorizationRequests: disabled,
-      webMessageResponseMode: disabled,
+      ...UNSUPPORTED_FEATURES_OFF,
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true },
     },

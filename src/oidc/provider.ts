@@ -33,6 +33,32 @@ type Ctx = KoaContextWithOIDC;
 
 const disabled = { enabled: false } as const;
 
+/** Everything SPEC.md lists as unsupported, and every other optional feature: off, so discovery cannot advertise it. */
+export const UNSUPPORTED_FEATURES_OFF = {
+  devInteractions: disabled,
+  registration: disabled,
+  registrationManagement: disabled,
+  clientCredentials: disabled,
+  deviceFlow: disabled,
+  introspection: disabled,
+  jwtIntrospection: disabled,
+  revocation: disabled,
+  backchannelLogout: disabled,
+  ciba: disabled,
+  claimsParameter: disabled,
+  dPoP: disabled,
+  encryption: disabled,
+  jwtResponseModes: disabled,
+  jwtUserinfo: disabled,
+  pushedAuthorizationRequests: disabled,
+  requestObjects: disabled,
+  resourceIndicators: disabled,
+  richAuthorizationRequests: disabled,
+  webMessageResponseMode: disabled,
+} as const;
+
+export const SIGNING_ALGORITHMS = { idTokenSigningAlgValues: ['RS256', 'ES256'], userinfoSigningAlgValues: ['RS256', 'ES256'] } as const;
+
 /** PKCE S256 for every spa client, and for web clients unless their configuration turned it off. */
 function pkceRequired(_ctx: Ctx, client: Client): boolean {
   const fields = client as Client & SesameClientFields;
@@ -105,31 +131,9 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
     extraParams: { scope: rejectScopesOutsideWhitelist },
     pkce: { required: pkceRequired },
     allowOmittingSingleRegisteredRedirectUri: false,
-    enabledJWA: {
-      idTokenSigningAlgValues: ['RS256', 'ES256'],
-      userinfoSigningAlgValues: ['RS256', 'ES256'],
-    },
+    enabledJWA: SIGNING_ALGORITHMS,
     features: {
-      devInteractions: disabled,
-      registration: disabled,
-      registrationManagement: disabled,
-      clientCredentials: disabled,
-      deviceFlow: disabled,
-      introspection: disabled,
-      jwtIntrospection: disabled,
-      revocation: disabled,
-      backchannelLogout: disabled,
-      ciba: disabled,
-      claimsParameter: disabled,
-      dPoP: disabled,
-      encryption: disabled,
-      jwtResponseModes: disabled,
-      jwtUserinfo: disabled,
-      pushedAuthorizationRequests: disabled,
-      requestObjects: disabled,
-      resourceIndicators: disabled,
-      richAuthorizationRequests: disabled,
-      webMessageResponseMode: disabled,
+      ...UNSUPPORTED_FEATURES_OFF,
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,

@@ -7,12 +7,13 @@ const LATE_HEADING_WINDOW_MS = 3000;
 
 let navigatedAt = Number.NEGATIVE_INFINITY;
 let focusedByUs: HTMLElement | null = null;
-let firstFocusDone = false;
+/** What had focus when the route changed (often the link that was followed): ours to move. */
+let focusedAtNavigation: Element | null = null;
 let timer: number | undefined;
 
 export function routeChanged(): void {
   navigatedAt = performance.now();
-  firstFocusDone = false;
+  focusedAtNavigation = document.activeElement;
   focusedByUs = null;
   window.scrollTo(0, 0);
   schedule();
@@ -30,12 +31,13 @@ function schedule(): void {
 function focusRouteHeading(): void {
   if (document.querySelector('dialog[open]')) return;
   const active = document.activeElement;
-  const untouched = !firstFocusDone || active === focusedByUs || active === document.body || active === null;
+  // Focus the person moved since the route changed (say, tabbing into a form before the heading
+  // settled) is theirs: a late timer must not pull it back to the heading.
+  const untouched = active === focusedAtNavigation || active === focusedByUs || active === document.body || active === null;
   if (!untouched) return;
   const targets = document.querySelectorAll<HTMLElement>('[data-route-focus]');
   const target = targets[targets.length - 1] ?? document.getElementById('main');
   if (!target || target === active) return;
   target.focus({ preventScroll: true });
   focusedByUs = target;
-  firstFocusDone = true;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../errors.ts';
+import { UNSTORABLE_TEXT } from '../storage/storable-text.ts';
 
 type Location = 'body' | 'query' | 'path';
 
@@ -56,9 +57,6 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[], input: unknow
   }
   return { fieldErrors, wholeInput };
 }
-
-// NUL cannot be stored in PostgreSQL text, and an unpaired surrogate would be stored as U+FFFD: refuse both at the door.
-const UNSTORABLE_TEXT = /\u0000|\p{Cs}/u;
 
 interface Visit {
   value: unknown;

@@ -1,6 +1,7 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../domain/clock.ts';
 import type { Db, Engine } from '../storage/database.ts';
+import { isStorableText } from '../storage/storable-text.ts';
 import { findClientMetadata } from './client-metadata.ts';
 import { pruneExpiredPayloads } from './expired-payloads.ts';
 
@@ -50,9 +51,11 @@ function payloadAdapter(kind: string, { db, clock }: { db: Db; clock: Clock }, a
       afterWrite();
     },
     async find(id) {
+      if (!isStorableText(id)) return undefined;
       return toPayload(await live().where('id', '=', id).executeTakeFirst());
     },
     async findByUid(uid) {
+      if (!isStorableText(uid)) return undefined;
       return toPayload(await live().where('uid', '=', uid).executeTakeFirst());
     },
     async findByUserCode() {

@@ -2,6 +2,7 @@ import type { AdapterPayload } from 'oidc-provider';
 import type { Scope } from '../domain/clients.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import type { Db } from '../storage/database.ts';
+import { isStorableText } from '../storage/storable-text.ts';
 
 /**
  * oidc-provider takes a single `client_secret` per client and would compare it itself; Sesame keeps
@@ -26,6 +27,7 @@ const isWebUri = (uri: string) => uri.startsWith('https://') || uri.startsWith('
  * an archived project, does not exist for the protocol: /auth and /token refuse it as unknown.
  */
 export async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayload | undefined> {
+  if (!isStorableText(clientId)) return undefined;
   const row = await db
     .selectFrom('clients')
     .innerJoin('projects', 'projects.project_id', 'clients.project_id')

@@ -21,6 +21,15 @@ describe.each(TEST_ENGINES)('discovery and keys on %s', (engine) => {
     }
   });
 
+  it('treats ids holding NUL (which PostgreSQL text cannot store) as unknown, never a 500', async () => {
+    const query = new URLSearchParams({ client_id: 'nul\u0000inside', redirect_uri: 'http://127.0.0.1:9/cb', response_type: 'code', scope: 'openid' });
+    const authorization = await fetch(`${server.issuer}/auth?${query}`, { redirect: 'manual' });
+    expect(authorization.status).toBe(400);
+    expect(await authorization.text()).toContain('client');
+    const resume = await fetch(`${server.issuer}/auth/uid%00inside`, { redirect: 'manual', headers: { cookie: '_interaction_resume=uid%00inside' } });
+    expect(resume.status).toBeLessThan(500);
+  });
+
   it('advertises only what works', async () => {
     const response = await fetch(`${server.issuer}/.well-known/openid-configuration`);
     expect(response.status).toBe(200);

@@ -30,6 +30,13 @@ describe.each(TEST_ENGINES)('user service on %s', (engine) => {
     expect(await ctx.services.users.countUsers()).toBe(before);
   });
 
+  it('finds no user for an account name no user can have (NUL, unpaired surrogate), and still pays the verification', async () => {
+    for (const account of ['ali\u0000ce', 'ali\uD800ce']) {
+      expect(await ctx.services.users.authenticate(account, 'correct horse battery')).toBeNull();
+      expect(await ctx.services.users.findByAccount(account)).toBeNull();
+    }
+  });
+
   it('refuses non-admins and disabled accounts', async () => {
     const nonAdmin: Actor = { subjectId: 'someone', isAdmin: false, surface: 'agent', ip: null };
     await expect(ctx.services.users.createUser(nonAdmin, { account: 'bob', displayName: 'Bob', password: 'password for bob' })).rejects.toBeInstanceOf(AppError);

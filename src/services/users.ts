@@ -3,6 +3,7 @@ import { STUDENT_STATUSES, type StudentStatus } from '../domain/clients.ts';
 import { newSubjectId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
 import type { UserRow } from '../storage/schema.ts';
+import { isStorableText } from '../storage/storable-text.ts';
 import { writeAudit } from './audit.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -99,6 +100,12 @@ export function createUserService({ db, clock }: ServiceDeps) {
     return db.selectFrom('users').selectAll().where('subject_id', '=', subjectId).executeTakeFirst();
   }
 
+  /** Account names come from forms, URLs and the command line; one no user can have is simply not found. */
+  async function findRowByAccount(account: string): Promise<UserRow | undefined> {
+    if (!isStorableText(account)) return undefined;
+    return db.selectFrom('users').selectAll().where('account_normalized', '=', normalizeAccount(account)).executeTakeFirst();
+  }
+
   async function requireUser(subjectId: string): Promise<User> {
     const row = await getRow(subjectId);
     if (!row) throw new AppError('not_found', `No user with subjectId ${subjectId}.`);
@@ -138,7 +145,7 @@ export function createUserService({ db, clock }: ServiceDeps) {
 
     /** The user when the account exists, is active and the password matches; otherwise null, at the same cost. */
     async authenticate(account: string, password: string): Promise<User | null> {
-      const row = await db.selectFrom('users').selectAll().where('account_normalized', '=', normalizeAccount(account)).executeTakeFirst();
+      const row = await findRowByAccount(account);
       const matches = await verifyPassword(row?.password_hash, password);
       if (!row || !matches || row.status !== 'active') return null;
       return toUser(row);
@@ -150,14 +157,14 @@ export function createUserService({ db, clock }: ServiceDeps) {
     },
 
     async findByAccount(account: string): Promise<User | null> {
-      const row = await db.selectFrom('users').selectAll().where('account_normalized', '=', normalizeAccount(account)).executeTakeFirst();
+      const row = await findRowByAccount(account);
       return row ? toUser(row) : null;
     },
 
     /** Exact account lookup for adding members; any signed-in user may look up an active account. */
     async lookupUser(actor: Actor, account: string): Promise<User> {
       if (!actor.subjectId && !actor.isAdmin) throw new AppError('login_required', 'Sign in first.');
-      const row = await db.selectFrom('users').selectAll().where('account_normalized', '=', normalizeAccount(account)).executeTakeFirst();
+      const row = await findRowByAccount(account);
       if (!row || row.status !== 'active') throw new AppError('not_found', `No active user has the account ${account}.`);
       return toUser(row);
     },

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Engine } from '../../src/storage/database.ts';
-import { SCENARIO_TITLES, type ResultRow } from './result-rows.ts';
+import type { ResultRow } from './result-rows.ts';
+import { ENGINE_NAMES, engineRowCells, growthRowCells } from './row-cells.ts';
 import { checkTargets, type TargetCheck } from './targets.ts';
 
 interface Results {
@@ -19,9 +20,7 @@ interface Results {
   rows: ResultRow[];
 }
 
-const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-const n = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '–' : value.toFixed(digits));
-const rate = (value: number | undefined) => (value === undefined ? '–' : value >= 100 ? value.toFixed(0) : value.toFixed(1));
+const MISSING = '–';
 const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
 const header = (cells: string[], leftColumns = 2) => [line(cells), line(cells.map((_, i) => (i < leftColumns ? '---' : '---:')))].join('\n');
 
@@ -32,27 +31,13 @@ export function markdownTables(results: Results): string {
     out.push(`#### Sesame on ${ENGINE_NAMES[engine]}\n`);
     out.push(header(['scenario', 'c', 'ops/s', 'ceiling ops/s', 'ratio', 'p50 ms', 'p99 ms', 'server CPU ms/op', 'main thread', ...(engine === 'postgres' ? ['PostgreSQL CPU'] : []), 'ceiling CPU', 'peak RSS MB']));
     for (const r of results.rows.filter((row) => row.engine === engine && row.phase === 'empty')) {
-      const ceiling = ceilings.find((c) => c.scenario === r.scenario && c.concurrency === r.concurrency);
-      out.push(line([
-        SCENARIO_TITLES[r.scenario],
-        String(r.concurrency),
-        rate(r.throughput),
-        rate(r.ceilingThroughput),
-        n(r.ratio, 2),
-        n(r.p50Ms),
-        n(r.p99Ms),
-        n(r.serverCpuMsPerOp, 2),
-        n(r.serverMainThreadCpuMsPerOp, 2),
-        ...(engine === 'postgres' ? [n(r.databaseCpuMsPerOp, 2)] : []),
-        n(ceiling?.serverCpuMsPerOp, 2),
-        n(r.peakRssMb, 0),
-      ]));
+      out.push(line(engineRowCells(r, ceilings, { missing: MISSING, databaseCpu: engine === 'postgres' })));
     }
     const grown = results.rows.filter((row) => row.engine === engine && row.phase === 'grown');
     if (grown.length > 0) {
       out.push(`\nGrown data (${ENGINE_NAMES[engine]}), each measured right after the empty figure it is compared with:\n`);
       out.push(header(['scenario', 'c', 'empty ops/s', 'grown ops/s', 'grown / empty', 'p99 ms', 'server CPU ms/op', 'peak RSS MB']));
-      for (const r of grown) out.push(line([SCENARIO_TITLES[r.scenario], String(r.concurrency), rate(r.emptyThroughput), rate(r.throughput), n(r.growthRatio, 2), n(r.p99Ms), n(r.serverCpuMsPerOp, 2), n(r.peakRssMb, 0)]));
+      for (const r of grown) out.push(line(growthRowCells(r, MISSING)));
     }
     out.push('');
   }

@@ -1,8 +1,9 @@
 import type { Engine } from '../../src/storage/database.ts';
-import { SCENARIO_TITLES, type ResultRow } from './result-rows.ts';
+import type { ResultRow } from './result-rows.ts';
+import { ENGINE_NAMES, engineRowCells, growthRowCells } from './row-cells.ts';
 import type { TargetCheck } from './targets.ts';
 
-const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const MISSING = '-';
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -10,32 +11,12 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-const n = (value: number | null | undefined, digits = 1) => (value === null || value === undefined ? '-' : value.toFixed(digits));
-const rate = (value: number | undefined) => (value === undefined ? '-' : value >= 100 ? value.toFixed(0) : value.toFixed(1));
-
 /** One engine's figures next to their ceilings, one line per scenario and concurrency. */
 export function engineTable(rows: ResultRow[], engine: Engine): string {
   const ceilings = rows.filter((r) => r.phase === 'ceiling');
   const lines = rows
     .filter((r) => r.engine === engine && r.phase === 'empty')
-    .map((r) => {
-      const ceiling = ceilings.find((c) => c.scenario === r.scenario && c.concurrency === r.concurrency);
-      return [
-        SCENARIO_TITLES[r.scenario],
-        String(r.concurrency),
-        rate(r.throughput),
-        rate(r.ceilingThroughput),
-        n(r.ratio, 2),
-        n(r.p50Ms),
-        n(r.p99Ms),
-        n(r.serverCpuMsPerOp, 2),
-        n(r.serverMainThreadCpuMsPerOp, 2),
-        n(r.databaseCpuMsPerOp, 2),
-        n(ceiling?.serverCpuMsPerOp, 2),
-        n(r.peakRssMb, 0),
-        String(r.errors),
-      ];
-    });
+    .map((r) => [...engineRowCells(r, ceilings, { missing: MISSING, databaseCpu: true }), String(r.errors)]);
   return `Sesame on ${ENGINE_NAMES[engine]}\n${table(['scenario', 'c', 'ops/s', 'ceiling', 'ratio', 'p50 ms', 'p99 ms', 'cpu ms/op', 'main', 'db cpu', 'ceil cpu', 'RSS MB', 'errors'], lines)}`;
 }
 
@@ -43,7 +24,7 @@ export function engineTable(rows: ResultRow[], engine: Engine): string {
 export function growthTable(rows: ResultRow[], engine: Engine): string {
   const lines = rows
     .filter((r) => r.engine === engine && r.phase === 'grown')
-    .map((r) => [SCENARIO_TITLES[r.scenario], String(r.concurrency), rate(r.emptyThroughput), rate(r.throughput), n(r.growthRatio, 2), n(r.p99Ms), n(r.serverCpuMsPerOp, 2), n(r.peakRssMb, 0), String(r.errors)]);
+    .map((r) => [...growthRowCells(r, MISSING), String(r.errors)]);
   return `Sesame on ${ENGINE_NAMES[engine]}, grown data\n${table(['scenario', 'c', 'empty ops/s', 'grown ops/s', 'ratio', 'p99 ms', 'cpu ms/op', 'RSS MB', 'errors'], lines)}`;
 }
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
 import type { Database } from './schema.ts';
@@ -23,7 +23,14 @@ export function engineOf(databaseUrl: string): Engine {
   throw new Error(`DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got "${databaseUrl.split(':')[0]}:")`);
 }
 
-export function openDatabase(databaseUrl: string, options: { poolSize?: number } = {}): OpenedDatabase {
+export interface OpenDatabaseOptions {
+  poolSize?: number;
+  /** Told of every statement run (and every failed one); tests count statements per request with it. */
+  log?: (event: LogEvent) => void;
+}
+
+export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): OpenedDatabase {
+  const log = options.log ? { log: options.log } : {};
   const engine = engineOf(databaseUrl);
   if (engine === 'postgres') {
     // A server that drops packets instead of refusing them must fail a request (503), not hang it.
@@ -33,12 +40,12 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number }
     // The same for a client checked out between queries (inside a transaction): without a listener
     // its 'error' is an uncaught exception. Its query fails, and the pool discards it on release.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
     return { db, engine, close: () => db.destroy() };
   }
   const path = databaseUrl.slice('sqlite:'.length);
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   const { dialect } = createNodeSqliteDialect(path);
-  const db = new Kysely<Database>({ dialect });
+  const db = new Kysely<Database>({ dialect, ...log });
   return { db, engine, close: () => db.destroy() };
 }

@@ -38,9 +38,9 @@ export interface OidcTestServer {
 /**
  * The whole app listening on 127.0.0.1 over a fresh database of the engine, so a real relying
  * party (openid-client) and a real browser can talk to it. The clock is manual and is kept
- * across restarts.
+ * across restarts. `onStatement` hears the SQL of every statement the app runs.
  */
-export async function startOidcTestServer(engine: Engine, env: Record<string, string> = {}): Promise<OidcTestServer> {
+export async function startOidcTestServer(engine: Engine, env: Record<string, string> = {}, options: { onStatement?: (sql: string) => void } = {}): Promise<OidcTestServer> {
   const database = await createTestDatabase(engine);
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
@@ -48,7 +48,8 @@ export async function startOidcTestServer(engine: Engine, env: Record<string, st
 
   async function build() {
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, OIDC_ISSUER: issuer, PORT: String(port), ...env });
-    const opened = openDatabase(config.databaseUrl);
+    const { onStatement } = options;
+    const opened = openDatabase(config.databaseUrl, onStatement ? { log: (event) => { if (event.level === 'query') onStatement(event.query.sql); } } : {});
     await migrateToLatest(opened.db);
     const services = createServices({ db: opened.db, clock });
     const prepared = await prepareInstance({ config, db: opened.db, clock, services });

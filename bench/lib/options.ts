@@ -26,7 +26,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--db sqlite|postgres|bo
   --no-growth       skip the growth run
   --cpu-prof DIR    run each server (Sesame and the ceilings) under node --cpu-prof; profiles go to DIR/<server>/
                     when it stops (read them with node bench/profile-summary.ts)
-  --node-flags 'F'  extra Node flags for the Sesame servers, e.g. '--max-semi-space-size=8'
+  --node-flags 'F'  Node flags for the Sesame servers after those of npm start, e.g. '--max-semi-space-size=16'
   --out FILE        where the results go (default bench/results/latest.json)`;
 
 export function parseOptions(argv: string[]): BenchOptions {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Engine } from '../../src/storage/database.ts';
 import { stopProcess } from '../lib/child-processes.ts';
@@ -7,6 +8,14 @@ import { freePort } from '../lib/free-port.ts';
 
 const MAIN = process.env.BENCH_SESAME_MAIN ?? fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The Node flags `npm start` gives the server (package.json `config.serverNodeFlags`): V8's heap sizes. */
+export function serverNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { config?: { serverNodeFlags?: string } };
+  const flags = manifest.config?.serverNodeFlags;
+  if (typeof flags !== 'string') throw new Error('package.json has no config.serverNodeFlags: the bench would not run Sesame as `npm start` does');
+  return flags.split(/\s+/).filter(Boolean);
+}
 
 // High enough that no limit ever holds the load back; the limiters still count every request.
 const UNTHROTTLED = '1000000000';
@@ -20,8 +29,9 @@ export interface SesameServer {
 }
 
 /**
- * Starts Sesame exactly as an operator would (`node src/main.ts`), in a process of its own, over
- * the given database; `cpuProfileDir` adds `--cpu-prof` (the profile is written when it stops).
+ * Starts Sesame exactly as `npm start` does (`node <serverNodeFlags> src/main.ts`), in a process of its
+ * own, over the given database; `nodeFlags` come after (V8 takes the last value of a flag given twice);
+ * `cpuProfileDir` adds `--cpu-prof` (the profile is written when it stops).
  * BENCH_SESAME_MAIN runs another entry point instead (a wrapper that instruments src/main.ts).
  */
 export async function startSesameServer(options: { engine: Engine; databaseUrl: string; cpuProfileDir?: string | undefined; nodeFlags?: string[] }): Promise<SesameServer> {
@@ -45,7 +55,7 @@ export async function startSesameServer(options: { engine: Engine; databaseUrl: 
     SIGNIN_MAX_FAILURES_PER_IP: UNTHROTTLED,
     SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: UNTHROTTLED,
   };
-  const execArgv = [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(options.nodeFlags ?? [])];
+  const execArgv = [...serverNodeFlags(), ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(options.nodeFlags ?? [])];
   const child = spawn(process.execPath, [...execArgv, MAIN], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   await waitForListening(child, options.engine);
   // Anything Sesame says at warn or above during the run is worth seeing.

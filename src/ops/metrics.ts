@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { createMetricsRegistry } from './metrics-registry.ts';
 
 export type SignInSurface = 'login_page' | 'agent' | 'management';
@@ -32,6 +33,9 @@ export function createMetrics() {
   registry.gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch, in seconds.', () => startedAt);
   registry.gauge('process_resident_memory_bytes', 'Resident memory size, in bytes.', () => process.memoryUsage.rss());
   registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use, in bytes.', () => process.memoryUsage().heapUsed);
+  // Set by --max-old-space-size and --max-semi-space-size (npm start sets both): the heap used must stay below it.
+  const heapSizeLimit = getHeapStatistics().heap_size_limit;
+  registry.gauge('nodejs_heap_size_limit_bytes', 'The most V8 heap the process may use, in bytes.', () => heapSizeLimit);
   registry.gauge('process_cpu_seconds_total', 'User and system CPU time spent, in seconds.', () => {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1e6;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
+import { preparedStatementPool } from './postgres-prepared-statements.ts';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -40,7 +41,7 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
     // The same for a client checked out between queries (inside a transaction): without a listener
     // its 'error' is an uncaught exception. Its query fails, and the pool discards it on release.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }), ...log });
     return { db, engine, close: () => db.destroy() };
   }
   const path = databaseUrl.slice('sqlite:'.length);

@@ -11,12 +11,23 @@ import { isStorableText } from '../storage/storable-text.ts';
  */
 const SECRET_PLACEHOLDER = randomBase62(43);
 
-/** Metadata beyond the OIDC registration fields, read by the provider's policies. */
-export const SESAME_CLIENT_METADATA = ['sesame_client_type', 'sesame_require_pkce'] as const;
+/** Metadata beyond the OIDC registration fields, read by the provider's policies and the secrets bridge. */
+export const SESAME_CLIENT_METADATA = ['sesame_client_type', 'sesame_require_pkce', 'sesame_secrets'] as const;
+
+/** A usable-or-not secret of a web client as the secrets bridge checks it: its digest, never the secret. */
+export interface StoredClientSecret {
+  secretId: string;
+  digest: string;
+  status: 'active' | 'retiring';
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+}
 
 export interface SesameClientFields {
   sesame_client_type?: 'web' | 'spa';
   sesame_require_pkce?: boolean;
+  /** Read with the client, so /token authenticates it without a query of its own. */
+  sesame_secrets?: StoredClientSecret[];
 }
 
 const isWebUri = (uri: string) => uri.startsWith('https://') || uri.startsWith('http://');
@@ -28,9 +39,11 @@ const isWebUri = (uri: string) => uri.startsWith('https://') || uri.startsWith('
  */
 export async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayload | undefined> {
   if (!isStorableText(clientId)) return undefined;
-  const row = await db
+  // One row per active or retiring secret (a web client has one or two), or one row with none.
+  const rows = await db
     .selectFrom('clients')
     .innerJoin('projects', 'projects.project_id', 'clients.project_id')
+    .leftJoin('client_secrets', (join) => join.onRef('client_secrets.client_id', '=', 'clients.client_id').on('client_secrets.status', 'in', ['active', 'retiring']))
     .select([
       'clients.client_id',
       'clients.client_type',
@@ -41,9 +54,16 @@ export async function findClientMetadata(db: Db, clientId: string): Promise<Adap
       'clients.require_pkce',
       'clients.status',
       'projects.status as project_status',
+      'client_secrets.secret_id',
+      'client_secrets.digest',
+      'client_secrets.status as secret_status',
+      'client_secrets.expires_at as secret_expires_at',
+      'client_secrets.last_used_at as secret_last_used_at',
     ])
     .where('clients.client_id', '=', clientId)
-    .executeTakeFirst();
+    .orderBy('client_secrets.secret_id')
+    .execute();
+  const row = rows[0];
   if (!row || row.status !== 'active' || row.project_status !== 'active') return undefined;
 
   const redirectUris = JSON.parse(row.redirect_uris) as string[];
@@ -64,10 +84,18 @@ export async function findClientMetadata(db: Db, clientId: string): Promise<Adap
     scope: scopes.join(' '),
     id_token_signed_response_alg: 'RS256',
     ...(web
-      ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: SECRET_PLACEHOLDER, client_secret_expires_at: 0 }
+      ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: SECRET_PLACEHOLDER, client_secret_expires_at: 0, sesame_secrets: storedSecretsOf(rows) }
       : { token_endpoint_auth_method: 'none' }),
     sesame_client_type: row.client_type,
     sesame_require_pkce: row.client_type === 'spa' || row.require_pkce === 1,
   };
   return metadata;
+}
+
+function storedSecretsOf(rows: { secret_id: string | null; digest: string | null; secret_status: string | null; secret_expires_at: number | null; secret_last_used_at: number | null }[]): StoredClientSecret[] {
+  return rows.flatMap((row) =>
+    row.secret_id === null || row.digest === null
+      ? []
+      : [{ secretId: row.secret_id, digest: row.digest, status: row.secret_status as StoredClientSecret['status'], expiresAt: row.secret_expires_at, lastUsedAt: row.secret_last_used_at }],
+  );
 }

@@ -1,5 +1,6 @@
 import { errors, type AdapterPayload } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/domain/digests.ts';
 import { createOidcAdapterFactory } from '../../src/oidc/adapter.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
@@ -108,7 +109,7 @@ describe.each(TEST_ENGINES)('oidc-provider adapter over oidc_payloads on %s', (e
     const admin = (await ctx.services.users.findByAccount('admin'))!;
     const actor = { subjectId: admin.subjectId, isAdmin: true, surface: 'cli' as const, ip: null };
     const project = await ctx.services.projects.createProject(actor, { name: 'Adapter' });
-    const { client } = await ctx.services.clients.registerClient(actor, project.projectId, {
+    const { client, secret } = await ctx.services.clients.registerClient(actor, project.projectId, {
       clientType: 'web',
       displayName: 'Adapter web',
       redirectUris: ['https://rp.example.com/cb'],
@@ -124,7 +125,10 @@ describe.each(TEST_ENGINES)('oidc-provider adapter over oidc_payloads on %s', (e
       token_endpoint_auth_method: 'client_secret_basic',
       scope: 'openid email offline_access',
     });
-    expect(JSON.stringify(metadata)).not.toContain(client.secrets[0]!.secretId);
+    // The secret's digest comes with the client, for the secrets bridge; the secret itself never does.
+    expect(metadata!.sesame_secrets).toEqual([{ secretId: client.secrets[0]!.secretId, digest: sha256Hex(secret!.value), status: 'active', expiresAt: null, lastUsedAt: null }]);
+    expect(JSON.stringify(metadata)).not.toContain(secret!.value);
+    expect(metadata!.client_secret).not.toBe(secret!.value);
     expect(await clients.find('unknown')).toBeUndefined();
     await expect(clients.upsert('x', { client_id: 'x' })).rejects.toThrow(/management APIs/);
 

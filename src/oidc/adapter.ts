@@ -1,8 +1,9 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../domain/clock.ts';
 import type { Db, Engine } from '../storage/database.ts';
+import { precompile } from '../storage/precompiled-query.ts';
 import { isStorableText } from '../storage/storable-text.ts';
-import { findClientMetadata } from './client-metadata.ts';
+import { createClientMetadataFinder } from './client-metadata.ts';
 import { pruneExpiredPayloads } from './expired-payloads.ts';
 
 // Pruning expired rows is housekeeping, not correctness (expired rows read as absent), so it runs
@@ -25,8 +26,17 @@ export function createOidcAdapterFactory(deps: { db: Db; clock: Clock; engine?: 
 }
 
 function payloadAdapter(kind: string, { db, clock }: { db: Db; clock: Clock }, afterWrite: () => void): Adapter {
-  const live = () => db.selectFrom('oidc_payloads').select(['payload', 'consumed_at']).where('kind', '=', kind)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', clock.now())]));
+  // Every protocol request runs several of these; each is compiled once (precompiled-query.ts).
+  const live = (value: (slot: 'now') => never) => db.selectFrom('oidc_payloads').select(['payload', 'consumed_at']).where('kind', '=', kind)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', value('now'))]));
+  const findById = precompile(['now', 'id'], (value) => live(value).where('id', '=', value('id')));
+  const findByUid = precompile(['now', 'uid'], (value) => live(value).where('uid', '=', value('uid')));
+  const upsert = precompile(['id', 'payload', 'grant_id', 'uid', 'expires_at'], (value) => {
+    const row = { payload: value('payload'), grant_id: value('grant_id'), uid: value('uid'), expires_at: value('expires_at'), consumed_at: null };
+    return db.insertInto('oidc_payloads').values({ kind, id: value('id'), ...row }).onConflict((oc) => oc.columns(['kind', 'id']).doUpdateSet(row));
+  });
+  const markConsumed = precompile(['now', 'id'], (value) =>
+    db.updateTable('oidc_payloads').set({ consumed_at: value('now') }).where('kind', '=', kind).where('id', '=', value('id')).where('consumed_at', 'is', null));
 
   const toPayload = (row: { payload: string; consumed_at: number | null } | undefined): AdapterPayload | undefined => {
     if (!row) return undefined;
@@ -36,27 +46,22 @@ function payloadAdapter(kind: string, { db, clock }: { db: Db; clock: Clock }, a
 
   return {
     async upsert(id, payload, expiresIn) {
-      const row = {
+      await db.executeQuery(upsert({
+        id,
         payload: JSON.stringify(payload),
         grant_id: payload.grantId ?? null,
         uid: payload.uid ?? null,
         expires_at: typeof expiresIn === 'number' ? clock.now() + expiresIn * 1000 : null,
-        consumed_at: null,
-      };
-      await db
-        .insertInto('oidc_payloads')
-        .values({ kind, id, ...row })
-        .onConflict((oc) => oc.columns(['kind', 'id']).doUpdateSet(row))
-        .execute();
+      }));
       afterWrite();
     },
     async find(id) {
       if (!isStorableText(id)) return undefined;
-      return toPayload(await live().where('id', '=', id).executeTakeFirst());
+      return toPayload((await db.executeQuery(findById({ now: clock.now(), id }))).rows[0]);
     },
     async findByUid(uid) {
       if (!isStorableText(uid)) return undefined;
-      return toPayload(await live().where('uid', '=', uid).executeTakeFirst());
+      return toPayload((await db.executeQuery(findByUid({ now: clock.now(), uid }))).rows[0]);
     },
     async findByUserCode() {
       // The device flow is switched off; nothing is ever stored by user code.
@@ -66,14 +71,8 @@ function payloadAdapter(kind: string, { db, clock }: { db: Db; clock: Clock }, a
       // oidc-provider finds a code or refresh token, checks it is unconsumed, then consumes it: two
       // concurrent uses would both pass the check. Only the first to mark it here wins; a loser is a
       // reuse and is answered as oidc-provider answers one found already consumed.
-      const marked = await db
-        .updateTable('oidc_payloads')
-        .set({ consumed_at: clock.now() })
-        .where('kind', '=', kind)
-        .where('id', '=', id)
-        .where('consumed_at', 'is', null)
-        .executeTakeFirst();
-      if (marked.numUpdatedRows > 0n) return;
+      const marked = await db.executeQuery(markConsumed({ now: clock.now(), id }));
+      if ((marked.numAffectedRows ?? 0n) > 0n) return;
       await revokeGrantOf(db, kind, id);
       throw new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
     },
@@ -103,11 +102,12 @@ async function revokeGrantOf(db: Db, kind: string, id: string): Promise<void> {
 }
 
 function clientAdapter(deps: { db: Db; clock: Clock }): Adapter {
+  const findClientMetadata = createClientMetadataFinder(deps.db);
   const refuse = async () => {
     throw new Error('Clients are managed through the management APIs, never through the protocol.');
   };
   return {
-    find: (clientId) => findClientMetadata(deps.db, clientId),
+    find: findClientMetadata,
     upsert: refuse,
     findByUid: async () => undefined,
     findByUserCode: async () => undefined,

@@ -1,7 +1,9 @@
+import type { InferResult } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
 import type { Scope } from '../domain/clients.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import type { Db } from '../storage/database.ts';
+import { precompile } from '../storage/precompiled-query.ts';
 import { isStorableText } from '../storage/storable-text.ts';
 
 /**
@@ -32,39 +34,53 @@ export interface SesameClientFields {
 
 const isWebUri = (uri: string) => uri.startsWith('https://') || uri.startsWith('http://');
 
+// One row per active or retiring secret (a web client has one or two), or one row with none.
+// Every protocol request reads its client: compiled once (precompiled-query.ts).
+function clientRowsQuery(db: Db) {
+  return precompile(['clientId'], (value) =>
+    db
+      .selectFrom('clients')
+      .innerJoin('projects', 'projects.project_id', 'clients.project_id')
+      .leftJoin('client_secrets', (join) => join.onRef('client_secrets.client_id', '=', 'clients.client_id').on('client_secrets.status', 'in', ['active', 'retiring']))
+      .select([
+        'clients.client_id',
+        'clients.client_type',
+        'clients.display_name',
+        'clients.redirect_uris',
+        'clients.post_logout_redirect_uris',
+        'clients.scope_whitelist',
+        'clients.require_pkce',
+        'clients.status',
+        'projects.status as project_status',
+        'client_secrets.secret_id',
+        'client_secrets.digest',
+        'client_secrets.status as secret_status',
+        'client_secrets.expires_at as secret_expires_at',
+        'client_secrets.last_used_at as secret_last_used_at',
+      ])
+      .where('clients.client_id', '=', value('clientId'))
+      .orderBy('client_secrets.secret_id'));
+}
+
+type ClientRow = InferResult<ReturnType<ReturnType<typeof clientRowsQuery>>>[number];
+
 /**
  * The client as oidc-provider should see it, read from the clients table on every lookup so a change
  * made through either API applies to the next request on every instance. A disabled client, or one in
  * an archived project, does not exist for the protocol: /auth and /token refuse it as unknown.
  */
-export async function findClientMetadata(db: Db, clientId: string): Promise<AdapterPayload | undefined> {
-  if (!isStorableText(clientId)) return undefined;
-  // One row per active or retiring secret (a web client has one or two), or one row with none.
-  const rows = await db
-    .selectFrom('clients')
-    .innerJoin('projects', 'projects.project_id', 'clients.project_id')
-    .leftJoin('client_secrets', (join) => join.onRef('client_secrets.client_id', '=', 'clients.client_id').on('client_secrets.status', 'in', ['active', 'retiring']))
-    .select([
-      'clients.client_id',
-      'clients.client_type',
-      'clients.display_name',
-      'clients.redirect_uris',
-      'clients.post_logout_redirect_uris',
-      'clients.scope_whitelist',
-      'clients.require_pkce',
-      'clients.status',
-      'projects.status as project_status',
-      'client_secrets.secret_id',
-      'client_secrets.digest',
-      'client_secrets.status as secret_status',
-      'client_secrets.expires_at as secret_expires_at',
-      'client_secrets.last_used_at as secret_last_used_at',
-    ])
-    .where('clients.client_id', '=', clientId)
-    .orderBy('client_secrets.secret_id')
-    .execute();
-  const row = rows[0];
-  if (!row || row.status !== 'active' || row.project_status !== 'active') return undefined;
+export function createClientMetadataFinder(db: Db): (clientId: string) => Promise<AdapterPayload | undefined> {
+  const clientRows = clientRowsQuery(db);
+  return async (clientId) => {
+    if (!isStorableText(clientId)) return undefined;
+    const { rows } = await db.executeQuery(clientRows({ clientId }));
+    return rows.length === 0 ? undefined : toMetadata(rows);
+  };
+}
+
+function toMetadata(rows: ClientRow[]): AdapterPayload | undefined {
+  const row = rows[0]!;
+  if (row.status !== 'active' || row.project_status !== 'active') return undefined;
 
   const redirectUris = JSON.parse(row.redirect_uris) as string[];
   const postLogoutRedirectUris = JSON.parse(row.post_logout_redirect_uris) as string[];
@@ -92,7 +108,7 @@ export async function findClientMetadata(db: Db, clientId: string): Promise<Adap
   return metadata;
 }
 
-function storedSecretsOf(rows: { secret_id: string | null; digest: string | null; secret_status: string | null; secret_expires_at: number | null; secret_last_used_at: number | null }[]): StoredClientSecret[] {
+function storedSecretsOf(rows: ClientRow[]): StoredClientSecret[] {
   return rows.flatMap((row) =>
     row.secret_id === null || row.digest === null
       ? []

@@ -4,6 +4,7 @@ import { newSubjectId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
 import type { UserRow } from '../storage/schema.ts';
 import { isStorableText } from '../storage/storable-text.ts';
+import { precompile } from '../storage/precompiled-query.ts';
 import { writeAudit } from './audit.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -96,14 +97,18 @@ function checkPassword(password: string): void {
 }
 
 export function createUserService({ db, clock }: ServiceDeps) {
+  // Every token, userinfo and sign-in request looks its user up: compiled once (precompiled-query.ts).
+  const rowBySubjectId = precompile(['subjectId'], (value) => db.selectFrom('users').selectAll().where('subject_id', '=', value('subjectId')));
+  const rowByAccount = precompile(['account'], (value) => db.selectFrom('users').selectAll().where('account_normalized', '=', value('account')));
+
   async function getRow(subjectId: string): Promise<UserRow | undefined> {
-    return db.selectFrom('users').selectAll().where('subject_id', '=', subjectId).executeTakeFirst();
+    return (await db.executeQuery(rowBySubjectId({ subjectId }))).rows[0];
   }
 
   /** Account names come from forms, URLs and the command line; one no user can have is simply not found. */
   async function findRowByAccount(account: string): Promise<UserRow | undefined> {
     if (!isStorableText(account)) return undefined;
-    return db.selectFrom('users').selectAll().where('account_normalized', '=', normalizeAccount(account)).executeTakeFirst();
+    return (await db.executeQuery(rowByAccount({ account: normalizeAccount(account) }))).rows[0];
   }
 
   async function requireUser(subjectId: string): Promise<User> {

@@ -29,7 +29,7 @@ describe.each(TEST_ENGINES)('bootstrap administrator on %s', (engine) => {
       await database.drop();
     });
     await migrateToLatest(opened.db);
-    return { config, services: createServices({ db: opened.db, clock: manualClock() }) };
+    return { config, services: createServices({ db: opened.db, engine: opened.engine, clock: manualClock() }) };
   }
 
   it('outside production creates admin with a generated password, once', async () => {

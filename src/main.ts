@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const { db, engine, close } = openDatabase(config.databaseUrl);
   process.stdout.write(`sesame: database ${engine}, applying migrations\n`);
   await migrateToLatest(db);
-  const services = createServices({ db, clock: systemClock });
+  const services = createServices({ db, engine, clock: systemClock });
   const prepared = await prepareInstance({ config, db, clock: systemClock, services });
   const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets });
   await app.listen({ port: config.port, host: config.host });

@@ -11,7 +11,7 @@ export async function openRuntime(env: NodeJS.ProcessEnv): Promise<{ runtime: Cl
   const opened = openDatabase(config.databaseUrl, { poolSize: 2 });
   try {
     const appliedMigrations = await migrateToLatest(opened.db);
-    const services = createServices({ db: opened.db, clock: systemClock });
+    const services = createServices({ db: opened.db, engine: opened.engine, clock: systemClock });
     return { runtime: { config, db: opened.db, engine: opened.engine, clock: systemClock, services, appliedMigrations }, close: opened.close };
   } catch (error) {
     await opened.close();

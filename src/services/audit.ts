@@ -1,8 +1,9 @@
-import type { Transaction } from 'kysely';
 import type { Actor } from '../domain/actor.ts';
 import type { Clock } from '../domain/clock.ts';
-import { newAuditId } from '../domain/ids.ts';
+import type { Transaction } from 'kysely';
 import type { Database } from '../storage/schema.ts';
+import { auditLogRepository } from '../storage/repositories/audit-log-repository.ts';
+import type { Repositories } from '../storage/store.ts';
 
 export interface AuditEntry {
   action: string;
@@ -14,22 +15,20 @@ export interface AuditEntry {
   after?: Record<string, unknown> | null;
 }
 
-/** Written inside the same transaction as the change it records. */
-export async function writeAudit(trx: Transaction<Database>, clock: Clock, actor: Actor, entry: AuditEntry): Promise<void> {
-  await trx
-    .insertInto('audit_log')
-    .values({
-      audit_id: newAuditId(),
-      at: clock.now(),
-      actor_subject_id: actor.subjectId,
-      surface: actor.surface,
-      action: entry.action,
-      target_type: entry.targetType,
-      target_id: entry.targetId,
-      project_id: entry.projectId ?? null,
-      before_json: entry.before ? JSON.stringify(entry.before) : null,
-      after_json: entry.after ? JSON.stringify(entry.after) : null,
-      ip: actor.ip,
-    })
-    .execute();
+/** Written with the repositories of the transaction that makes the change it records. */
+export async function writeAudit(target: Repositories | Transaction<Database>, clock: Clock, actor: Actor, entry: AuditEntry): Promise<void> {
+  // TRANSITIONAL (issue 11): services still holding a Kysely transaction pass it; remove once all use the store.
+  const auditLog = 'auditLog' in target ? target.auditLog : auditLogRepository(target as never)(target);
+  await auditLog.append({
+    at: clock.now(),
+    actorSubjectId: actor.subjectId,
+    surface: actor.surface,
+    ip: actor.ip,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    projectId: entry.projectId ?? null,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+  });
 }

@@ -181,7 +181,7 @@ describe.each(TEST_ENGINES)('first-deployment client import on %s', (engine) => 
       try {
         await migrateToLatest(opened.db);
         const clock = manualClock();
-        const services = createServices({ db: opened.db, clock });
+        const services = createServices({ db: opened.db, engine: opened.engine, clock });
         const start = prepareInstance({ config, db: opened.db, clock, services });
         if (expectation === 'refused') {
           const error = (await start.catch((e: unknown) => e)) as ConfigError;

@@ -1,7 +1,10 @@
 import type { Clock } from '../domain/clock.ts';
 import type { Db } from '../storage/database.ts';
+import type { Store } from '../storage/store.ts';
 
 export interface ServiceDeps {
+  /** TRANSITIONAL (issue 11): services move to `store`; this goes when none uses it. */
   db: Db;
+  store: Store;
   clock: Clock;
 }

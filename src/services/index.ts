@@ -2,14 +2,17 @@ import { createAuditLogService } from './audit-log.ts';
 import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
 import { createClientService } from './clients.ts';
-import type { ServiceDeps } from './deps.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { Db, Engine } from '../storage/database.ts';
+import { createStore } from '../storage/store.ts';
 import { createMemberService } from './members.ts';
 import { createProjectService } from './projects.ts';
 import { createSessionService } from './sessions.ts';
 import { createUserService } from './users.ts';
 
 /** Every use case, shared by the Agent API, the Management API, the CLI and start-up. */
-export function createServices(deps: ServiceDeps) {
+export function createServices({ db, engine, clock }: { db: Db; engine: Engine; clock: Clock }) {
+  const deps = { db, store: createStore(db, engine), clock };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),

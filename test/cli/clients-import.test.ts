@@ -48,7 +48,7 @@ describe.each(TEST_ENGINES)('sesame clients import on %s', (engine) => {
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     opened = openDatabase(database.url);
-    services = createServices({ db: opened.db, clock: systemClock });
+    services = createServices({ db: opened.db, engine: opened.engine, clock: systemClock });
     dir = mkdtempSync(join(tmpdir(), 'sesame-cli-clients-'));
     writeFileSync(join(dir, 'clients.json'), JSON.stringify(clientsFile));
     writeFileSync(join(dir, 'bad.json'), JSON.stringify(badFile));

@@ -23,7 +23,7 @@ describe.each(TEST_ENGINES)('sesame user commands on %s', (engine) => {
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     opened = openDatabase(database.url);
-    services = createServices({ db: opened.db, clock: systemClock });
+    services = createServices({ db: opened.db, engine: opened.engine, clock: systemClock });
   });
   afterAll(async () => {
     await opened.close();

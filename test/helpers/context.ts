@@ -37,7 +37,7 @@ export async function createTestContext(engine: Engine, env: Record<string, stri
   const opened = openDatabase(config.databaseUrl);
   await migrateToLatest(opened.db);
   const clock = manualClock();
-  const services = createServices({ db: opened.db, clock });
+  const services = createServices({ db: opened.db, engine, clock });
   const prepared = await prepareInstance({ config, db: opened.db, clock, services });
   const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, ...(options.logStream ? { logStream: options.logStream } : {}) });
   await options.beforeReady?.(app);

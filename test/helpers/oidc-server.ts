@@ -51,7 +51,7 @@ export async function startOidcTestServer(engine: Engine, env: Record<string, st
     const { onStatement } = options;
     const opened = openDatabase(config.databaseUrl, onStatement ? { log: (event) => { if (event.level === 'query') onStatement(event.query.sql); } } : {});
     await migrateToLatest(opened.db);
-    const services = createServices({ db: opened.db, clock });
+    const services = createServices({ db: opened.db, engine: opened.engine, clock });
     const prepared = await prepareInstance({ config, db: opened.db, clock, services });
     const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets });
     await app.listen({ port, host: '127.0.0.1' });

@@ -33,7 +33,7 @@ describe.each(TEST_ENGINES)('optimistic locking under %d simultaneous writers on
     cast = await createCast(ctx);
     if (engine === 'postgres') {
       wide = openDatabase(ctx.databaseUrl, { poolSize: WRITERS + 5 });
-      services = createServices({ db: wide.db, clock: ctx.clock });
+      services = createServices({ db: wide.db, engine: wide.engine, clock: ctx.clock });
     } else {
       services = ctx.services;
     }

@@ -10,7 +10,7 @@ import { createLoggerOptions } from './logging.ts';
 import type { InstanceSecrets } from './instance-secrets.ts';
 import { registerOidc } from './oidc/mount.ts';
 import { databaseFaultToAppError } from './ops/database-faults.ts';
-import { installOperations } from './ops/operations.ts';
+import { installOperations, type Operations } from './ops/operations.ts';
 import type { Services } from './services/index.ts';
 import type { Db, Engine } from './storage/database.ts';
 
@@ -21,6 +21,8 @@ export interface AppDeps {
   clock: Clock;
   services: Services;
   instanceSecrets: InstanceSecrets;
+  /** Metrics and rate limits, shared with the services (createOperations); the app closes them. */
+  operations: Operations;
   /** Where log lines go instead of stdout (tests scan them for secrets). */
   logStream?: DestinationStream;
 }
@@ -79,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Before any route: headers, metrics, health and rate limiters apply to everything registered after.
-  installOperations(app, { config: deps.config, db: deps.db });
+  installOperations(app, { config: deps.config, db: deps.db, operations: deps.operations });
 
   // The OpenID Connect endpoints (oidc-provider) and its login, consent and logout pages.
   await registerOidc(app, deps);

@@ -7,6 +7,9 @@ import { openDatabase } from './storage/database.ts';
 import { migrateToLatest } from './storage/migrate.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../test/helpers/engines.ts';
 
+/** A sign-in from inside the process, with no address: only the per-account limit counts it. */
+const signInHere = { ip: null, surface: 'management' } as const;
+
 const production = {
   NODE_ENV: 'production',
   OIDC_ISSUER: 'https://id.example.com',
@@ -37,7 +40,7 @@ describe.each(TEST_ENGINES)('bootstrap administrator on %s', (engine) => {
     const created = await ensureBootstrapAdmin(config, services);
     expect(created?.admin).toMatchObject({ account: 'admin', isAdmin: true });
     expect(created?.generatedPassword).toMatch(/^[0-9A-Za-z]{20}$/);
-    expect((await services.users.authenticate('admin', created?.generatedPassword ?? ''))?.isAdmin).toBe(true);
+    expect((await services.users.authenticate('admin', created?.generatedPassword ?? '', signInHere))?.isAdmin).toBe(true);
     expect(await ensureBootstrapAdmin(config, services)).toBeNull();
   });
 

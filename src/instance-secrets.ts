@@ -2,6 +2,7 @@ import { randomBase62 } from './domain/ids.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
 import type { Db } from './storage/database.ts';
+import { instanceSettingsRepository } from './storage/repositories/instance-settings-repository.ts';
 
 export interface InstanceSecrets {
   keyEncryptionSecret: string;
@@ -15,17 +16,14 @@ export interface InstanceSecrets {
  * once and kept in the database, so restarts and every instance on the database agree.
  */
 export async function resolveInstanceSecrets(config: Config, db: Db, clock: Clock): Promise<InstanceSecrets> {
+  const settings = instanceSettingsRepository(db)(db);
   const generated: string[] = [];
   async function storedOrGenerated(name: string): Promise<string> {
-    const candidate = randomBase62(48);
-    const inserted = await db
-      .insertInto('instance_settings')
-      .values({ name, value: candidate, created_at: clock.now() })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) generated.push(name);
-    const row = await db.selectFrom('instance_settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-    return row.value;
+    // Two instances starting at once both offer a value; the first one stored is the one both use.
+    if (await settings.insertIfAbsent(name, randomBase62(48), clock.now())) generated.push(name);
+    const value = await settings.find(name);
+    if (value === undefined) throw new Error(`instance setting ${name} vanished right after it was stored`);
+    return value;
   }
   const keyEncryptionSecret = config.keyEncryptionSecret ?? (await storedOrGenerated('OIDC_KEY_ENCRYPTION_SECRET'));
   const cookieKeys = config.cookieKeys ?? [await storedOrGenerated('OIDC_COOKIE_KEYS')];

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './domain/clock.ts';
+import { createOperations } from './ops/operations.ts';
 import { prepareInstance } from './startup.ts';
 import { createServices } from './services/index.ts';
 import { openDatabase } from './storage/database.ts';
@@ -12,9 +13,10 @@ async function main(): Promise<void> {
   const { db, engine, close } = openDatabase(config.databaseUrl);
   process.stdout.write(`sesame: database ${engine}, applying migrations\n`);
   await migrateToLatest(db);
-  const services = createServices({ db, engine, clock: systemClock });
+  const operations = createOperations(config);
+  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn });
   const prepared = await prepareInstance({ config, db, clock: systemClock, services });
-  const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets });
+  const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets, operations });
   await app.listen({ port: config.port, host: config.host });
   printStartup(config, prepared, app.server.address());
 

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
+import { unlimitedSignIns } from '../rate-limit/sign-in-limiter.ts';
 import { createServices } from '../services/index.ts';
 import { openDatabase } from '../storage/database.ts';
 import { migrateToLatest } from '../storage/migrate.ts';
@@ -11,7 +12,8 @@ export async function openRuntime(env: NodeJS.ProcessEnv): Promise<{ runtime: Cl
   const opened = openDatabase(config.databaseUrl, { poolSize: 2 });
   try {
     const appliedMigrations = await migrateToLatest(opened.db);
-    const services = createServices({ db: opened.db, engine: opened.engine, clock: systemClock });
+    // The command line is run by the operator on the server; it signs nobody in, so nothing to limit.
+    const services = createServices({ db: opened.db, engine: opened.engine, clock: systemClock, signInLimiter: unlimitedSignIns });
     return { runtime: { config, db: opened.db, engine: opened.engine, clock: systemClock, services, appliedMigrations }, close: opened.close };
   } catch (error) {
     await opened.close();

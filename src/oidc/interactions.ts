@@ -117,8 +117,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     // A disabled account is refused exactly like a wrong password: authenticate returns null for both.
     let user: Awaited<ReturnType<typeof deps.services.users.authenticate>> = null;
     try {
-      const signIn = { account, ip: request.ip, surface: 'login_page' as const };
-      user = account ? await request.server.rateLimits.signIn.attempt(signIn, () => deps.services.users.authenticate(account, field(body, 'password'))) : null;
+      user = account ? await deps.services.users.authenticate(account, field(body, 'password'), { ip: request.ip, surface: 'login_page' }) : null;
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { pino, type DestinationStream } from 'pino';
 import type { Config } from '../config.ts';
+import { createLoggerOptions } from '../logging.ts';
 import { createRateLimits, type RateLimits } from '../rate-limit/rate-limits.ts';
 import { installSecurityHeaders } from '../security/security-headers.ts';
 import type { Db } from '../storage/database.ts';
@@ -19,15 +21,32 @@ declare module 'fastify' {
   }
 }
 
+/** The metrics and rate limits one process shares between its services and its app. */
+export interface Operations {
+  metrics: Metrics;
+  rateLimits: RateLimits;
+}
+
+/**
+ * Built before the services, because the sign-in limiter is part of the sign-in use cases
+ * (`createServices({ signInLimiter: operations.rateLimits.signIn })`), and handed to the app,
+ * which serves the same metrics and closes the limits' store when it closes.
+ */
+export function createOperations(config: Config, options: { logStream?: DestinationStream } = {}): Operations {
+  const metrics = createMetrics();
+  // The app's logger does not exist yet; this one logs the same way (level, redaction) for the limits' shared store.
+  const log = options.logStream ? pino(createLoggerOptions(config.logLevel), options.logStream) : pino(createLoggerOptions(config.logLevel));
+  return { metrics, rateLimits: createRateLimits(config, { metrics, log }) };
+}
+
 /**
  * Everything an operator relies on, installed before any route: security headers, request
  * metrics and `/metrics`, `/health/live` and `/health/ready`, and the rate limiters, which
  * the app carries as decorations so every surface's plugins reach the same ones.
  */
-export function installOperations(app: FastifyInstance, deps: { config: Config; db: Db }): void {
-  const metrics = createMetrics();
+export function installOperations(app: FastifyInstance, deps: { config: Config; db: Db; operations: Operations }): void {
+  const { metrics, rateLimits } = deps.operations;
   const readiness = createReadiness({ db: deps.db });
-  const rateLimits = createRateLimits(deps.config, { metrics, log: app.log });
 
   app.decorate('metrics', metrics);
   app.decorate('readiness', readiness);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { normalizeAccount } from '../domain/accounts.ts';
 import { AppError } from '../errors.ts';
 import type { Metrics, RateLimitDimension, SignInSurface } from '../ops/metrics.ts';
-import { normalizeAccount } from '../services/users.ts';
 import { addressKey } from './address-key.ts';
 import type { LimitRule, RateLimitStore } from './rate-limit-store.ts';
 
@@ -15,10 +15,25 @@ export interface SignInLimits {
 
 export interface SignInAttempt {
   account: string;
-  /** The caller's address as Fastify resolved it (`request.ip`, which honours TRUST_PROXY). */
-  ip: string;
+  /**
+   * The caller's address as Fastify resolved it (`request.ip`, which honours TRUST_PROXY); null for an
+   * in-process caller with no address, which only the per-account limit counts.
+   */
+  ip: string | null;
   surface: SignInSurface;
 }
+
+export interface SignInLimiter {
+  /**
+   * Runs `verify` (the password check) under the limits. `verify` resolves to the signed-in
+   * user, or null for a wrong password or unknown account, which counts as a failure. Throws
+   * AppError('rate_limited', ..., {retryAfterSeconds}) without calling `verify` when refused.
+   */
+  attempt<User>(attempt: SignInAttempt, verify: () => Promise<User | null>): Promise<User | null>;
+}
+
+/** For callers that are no door to the outside (the command line): every attempt runs, none is counted. */
+export const unlimitedSignIns: SignInLimiter = { attempt: (_attempt, verify) => verify() };
 
 // A hold outlives any password check; if its process dies, the hold lapses on its own.
 const HOLD_MS = 30_000;
@@ -31,19 +46,19 @@ const MAX_WAIT_MS = 10_000;
  * limit of 5; only failures count, so correct sign-ins are never refused. A success clears the
  * account+IP count (that person got it right) but not the IP's or the account's.
  */
-export function createSignInLimiter(deps: { store: RateLimitStore; limits: SignInLimits; key: (name: string, ...parts: string[]) => string; metrics: Metrics }) {
+export function createSignInLimiter(deps: { store: RateLimitStore; limits: SignInLimits; key: (name: string, ...parts: string[]) => string; metrics: Metrics }): SignInLimiter {
   const { store, limits, key, metrics } = deps;
   const windowMs = limits.windowSeconds * 1000;
 
-  function rulesFor(attempt: SignInAttempt): { rules: LimitRule[]; dimensions: RateLimitDimension[]; accountIpKey: string } {
+  function rulesFor(attempt: SignInAttempt): { rules: LimitRule[]; dimensions: RateLimitDimension[]; accountIpKey: string | null } {
     const account = normalizeAccount(attempt.account);
-    const address = addressKey(attempt.ip);
-    const accountIpKey = key('signin-account-ip', account, address);
-    const candidates: [RateLimitDimension, LimitRule][] = [
-      ['account', { key: key('signin-account', account), limit: limits.perAccount, windowMs }],
-      ['ip', { key: key('signin-ip', address), limit: limits.perIp, windowMs }],
-      ['account_ip', { key: accountIpKey, limit: limits.perAccountIp, windowMs }],
-    ];
+    const candidates: [RateLimitDimension, LimitRule][] = [['account', { key: key('signin-account', account), limit: limits.perAccount, windowMs }]];
+    let accountIpKey: string | null = null;
+    if (attempt.ip !== null) {
+      const address = addressKey(attempt.ip);
+      accountIpKey = key('signin-account-ip', account, address);
+      candidates.push(['ip', { key: key('signin-ip', address), limit: limits.perIp, windowMs }], ['account_ip', { key: accountIpKey, limit: limits.perAccountIp, windowMs }]);
+    }
     const enabled = candidates.filter(([, rule]) => rule.limit > 0);
     return { rules: enabled.map(([, rule]) => rule), dimensions: enabled.map(([dimension]) => dimension), accountIpKey };
   }
@@ -56,11 +71,6 @@ export function createSignInLimiter(deps: { store: RateLimitStore; limits: SignI
   }
 
   return {
-    /**
-     * Runs `verify` (the password check) under the limits. `verify` resolves to the signed-in
-     * user, or null for a wrong password or unknown account, which counts as a failure. Throws
-     * AppError('rate_limited', ..., {retryAfterSeconds}) without calling `verify` when refused.
-     */
     async attempt<User>(attempt: SignInAttempt, verify: () => Promise<User | null>): Promise<User | null> {
       const { rules, dimensions, accountIpKey } = rulesFor(attempt);
       const attemptId = randomUUID();
@@ -81,11 +91,10 @@ export function createSignInLimiter(deps: { store: RateLimitStore; limits: SignI
         metrics.recordSignIn(attempt.surface, 'error');
         throw error;
       }
-      await store.settle(rules, attemptId, { failed: user === null, clearKeys: user === null ? [] : [accountIpKey] });
+      await store.settle(rules, attemptId, { failed: user === null, clearKeys: user === null || accountIpKey === null ? [] : [accountIpKey] });
       metrics.recordSignIn(attempt.surface, user === null ? 'failure' : 'success');
       return user;
     },
   };
 }
 
-export type SignInLimiter = ReturnType<typeof createSignInLimiter>;

@@ -1,4 +1,5 @@
 import type { Clock } from '../domain/clock.ts';
+import type { SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Db } from '../storage/database.ts';
 import type { Store } from '../storage/store.ts';
 
@@ -7,4 +8,6 @@ export interface ServiceDeps {
   db: Db;
   store: Store;
   clock: Clock;
+  /** Applied inside the sign-in use cases, so every surface that signs a person in is limited alike. */
+  signInLimiter: SignInLimiter;
 }

@@ -3,6 +3,7 @@ import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
 import { createClientService } from './clients.ts';
 import type { Clock } from '../domain/clock.ts';
+import { unlimitedSignIns, type SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import { createStore } from '../storage/store.ts';
 import { createMemberService } from './members.ts';
@@ -10,9 +11,12 @@ import { createProjectService } from './projects.ts';
 import { createSessionService } from './sessions.ts';
 import { createUserService } from './users.ts';
 
-/** Every use case, shared by the Agent API, the Management API, the CLI and start-up. */
-export function createServices({ db, engine, clock }: { db: Db; engine: Engine; clock: Clock }) {
-  const deps = { db, store: createStore(db, engine), clock };
+/**
+ * Every use case, shared by the Agent API, the Management API, the CLI and start-up. A server passes
+ * its sign-in limiter; without one (the command line) sign-ins are not limited.
+ */
+export function createServices({ db, engine, clock, signInLimiter = unlimitedSignIns }: { db: Db; engine: Engine; clock: Clock; signInLimiter?: SignInLimiter }) {
+  const deps = { db, store: createStore(db, engine), clock, signInLimiter };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),

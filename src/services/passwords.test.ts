@@ -5,6 +5,9 @@ import { createTestContext, type TestContext } from '../../test/helpers/context.
 import { TEST_ENGINES } from '../../test/helpers/engines.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
+/** A sign-in from inside the process, with no address: only the per-account limit counts it. */
+const signInHere = { ip: null, surface: 'management' } as const;
+
 // Watch argon2's verify (the real one still runs) to see that every sign-in pays for one.
 vi.mock('@node-rs/argon2', async (importOriginal) => {
   const actual = await importOriginal<typeof import('@node-rs/argon2')>();
@@ -44,10 +47,10 @@ describe.each(TEST_ENGINES)('no account oracle in sign-in on %s', (engine) => {
   });
 
   it('an unknown account costs one argon2id verification, like a wrong password', async () => {
-    expect(await ctx.services.users.authenticate('erin', 'wrong password')).toBeNull();
+    expect(await ctx.services.users.authenticate('erin', 'wrong password', signInHere)).toBeNull();
     const wrongPassword = verifyCalls().map(([hash]) => parametersOf(hash as string));
     vi.mocked(argon2.verify).mockClear();
-    expect(await ctx.services.users.authenticate('nobody-by-this-name', 'wrong password')).toBeNull();
+    expect(await ctx.services.users.authenticate('nobody-by-this-name', 'wrong password', signInHere)).toBeNull();
     const unknownAccount = verifyCalls().map(([hash]) => parametersOf(hash as string));
     expect(wrongPassword).toEqual(['argon2id$v=19$m=19456,t=2,p=1']);
     expect(unknownAccount).toEqual(wrongPassword);

@@ -1,6 +1,5 @@
 import type { Capability, ProjectRole } from '../domain/roles.ts';
 import type { ClientType, Scope } from '../domain/clients.ts';
-import type { Surface } from '../domain/actor.ts';
 
 // Domain objects the services return; the API layer maps them to JSON (epoch ms -> ISO-8601).
 // None of them can hold a digest, a password hash or a stored secret.
@@ -59,17 +58,4 @@ export interface Client {
   updatedAt: number;
 }
 
-export interface AuditLogEntry {
-  auditId: string;
-  at: number;
-  actorSubjectId: string | null;
-  /** The actor's account name as it is now; null for the system, the command line or a deleted user. */
-  actorAccount: string | null;
-  surface: Surface;
-  action: string;
-  targetType: string;
-  targetId: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  ip: string | null;
-}
+export type { AuditLogEntry } from '../storage/repositories/audit-log-repository.ts';

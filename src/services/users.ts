@@ -1,25 +1,19 @@
+import type { User } from '../domain/accounts.ts';
 import type { Actor } from '../domain/actor.ts';
 import { STUDENT_STATUSES, type StudentStatus } from '../domain/clients.ts';
 import { newSubjectId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
-import type { UserRow } from '../storage/schema.ts';
-import { isStorableText } from '../storage/storable-text.ts';
-import { precompile } from '../storage/precompiled-query.ts';
+import type { SignInSurface } from '../ops/metrics.ts';
 import { writeAudit } from './audit.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 
-export interface User {
-  subjectId: string;
-  account: string;
-  displayName: string;
-  email: string | null;
-  emailVerified: boolean;
-  studentStatus: StudentStatus;
-  isAdmin: boolean;
-  status: 'active' | 'disabled';
-  createdAt: number;
-  updatedAt: number;
+export type { User };
+
+/** Where a password sign-in comes from: the sign-in limits count failures per account, address and both. */
+export interface SignInSource {
+  ip: string | null;
+  surface: SignInSurface;
 }
 
 export interface NewUser {
@@ -43,23 +37,6 @@ export interface UserChanges {
 
 const ACCOUNT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$/;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export const normalizeAccount = (account: string) => account.normalize('NFKC').toLowerCase();
-
-export function toUser(row: UserRow): User {
-  return {
-    subjectId: row.subject_id,
-    account: row.account,
-    displayName: row.display_name,
-    email: row.email,
-    emailVerified: row.email_verified === 1,
-    studentStatus: row.student_status,
-    isAdmin: row.is_admin === 1,
-    status: row.status,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 /** The audited view of a user: what changed, never the password hash. */
 const auditedFields = (user: User) => ({
@@ -96,25 +73,21 @@ function checkPassword(password: string): void {
   if (problem) throw new AppError('invalid_request', `The password ${problem}.`, { fieldErrors: { password: problem } });
 }
 
-export function createUserService({ db, clock }: ServiceDeps) {
-  // Every token, userinfo and sign-in request looks its user up: compiled once (precompiled-query.ts).
-  const rowBySubjectId = precompile(['subjectId'], (value) => db.selectFrom('users').selectAll().where('subject_id', '=', value('subjectId')));
-  const rowByAccount = precompile(['account'], (value) => db.selectFrom('users').selectAll().where('account_normalized', '=', value('account')));
-
-  async function getRow(subjectId: string): Promise<UserRow | undefined> {
-    return (await db.executeQuery(rowBySubjectId({ subjectId }))).rows[0];
-  }
-
-  /** Account names come from forms, URLs and the command line; one no user can have is simply not found. */
-  async function findRowByAccount(account: string): Promise<UserRow | undefined> {
-    if (!isStorableText(account)) return undefined;
-    return (await db.executeQuery(rowByAccount({ account: normalizeAccount(account) }))).rows[0];
-  }
+export function createUserService({ store, clock, signInLimiter }: ServiceDeps) {
+  const { users } = store.repos;
 
   async function requireUser(subjectId: string): Promise<User> {
-    const row = await getRow(subjectId);
-    if (!row) throw new AppError('not_found', `No user with subjectId ${subjectId}.`);
-    return toUser(row);
+    const user = await users.findBySubjectId(subjectId);
+    if (!user) throw new AppError('not_found', `No user with subjectId ${subjectId}.`);
+    return user;
+  }
+
+  /** The user when the account exists, is active and the password matches; otherwise null, at the same cost. */
+  async function verifyCredentials(account: string, password: string): Promise<User | null> {
+    const found = await users.findCredentialsByAccount(account);
+    const matches = await verifyPassword(found?.passwordHash, password);
+    if (!found || !matches || found.user.status !== 'active') return null;
+    return found.user;
   }
 
   return {
@@ -124,65 +97,60 @@ export function createUserService({ db, clock }: ServiceDeps) {
       checkPassword(input.password);
       const passwordHash = await hashPassword(input.password);
       const now = clock.now();
-      const row: UserRow = {
-        subject_id: newSubjectId(),
+      const user: User = {
+        subjectId: newSubjectId(),
         account: input.account,
-        account_normalized: normalizeAccount(input.account),
-        password_hash: passwordHash,
-        display_name: input.displayName.trim(),
+        displayName: input.displayName.trim(),
         email: input.email ?? null,
-        email_verified: input.emailVerified ? 1 : 0,
-        student_status: input.studentStatus ?? 'unknown',
-        is_admin: input.isAdmin ? 1 : 0,
+        emailVerified: input.emailVerified ?? false,
+        studentStatus: input.studentStatus ?? 'unknown',
+        isAdmin: input.isAdmin ?? false,
         status: 'active',
-        created_at: now,
-        updated_at: now,
+        createdAt: now,
+        updatedAt: now,
       };
-      return db.transaction().execute(async (trx) => {
-        const taken = await trx.selectFrom('users').select('subject_id').where('account_normalized', '=', row.account_normalized).executeTakeFirst();
-        if (taken) throw new AppError('invalid_request', `The account ${input.account} already exists.`, { fieldErrors: { account: 'already taken' } });
-        await trx.insertInto('users').values(row).execute();
-        const user = toUser(row);
-        await writeAudit(trx, clock, actor, { action: 'user.create', targetType: 'user', targetId: user.subjectId, after: auditedFields(user) });
+      return store.transaction(async (repos) => {
+        if (!(await repos.users.insert(user, passwordHash))) {
+          throw new AppError('invalid_request', `The account ${input.account} already exists.`, { fieldErrors: { account: 'already taken' } });
+        }
+        await writeAudit(repos, clock, actor, { action: 'user.create', targetType: 'user', targetId: user.subjectId, after: auditedFields(user) });
         return user;
       });
     },
 
-    /** The user when the account exists, is active and the password matches; otherwise null, at the same cost. */
-    async authenticate(account: string, password: string): Promise<User | null> {
-      const row = await findRowByAccount(account);
-      const matches = await verifyPassword(row?.password_hash, password);
-      if (!row || !matches || row.status !== 'active') return null;
-      return toUser(row);
+    /**
+     * The password check of every sign-in, under the sign-in failure limits: the user when the account
+     * exists, is active and the password matches, otherwise null. Throws 429 rate_limited, without
+     * checking the password, once the account, the address or both have failed too often.
+     */
+    async authenticate(account: string, password: string, from: SignInSource): Promise<User | null> {
+      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface }, () => verifyCredentials(account, password));
     },
 
     async getUser(subjectId: string): Promise<User | null> {
-      const row = await getRow(subjectId);
-      return row ? toUser(row) : null;
+      return (await users.findBySubjectId(subjectId)) ?? null;
     },
 
+    /** Account names come from forms, URLs and the command line; one no user can have is simply not found. */
     async findByAccount(account: string): Promise<User | null> {
-      const row = await findRowByAccount(account);
-      return row ? toUser(row) : null;
+      return (await users.findByAccount(account)) ?? null;
     },
 
     /** Exact account lookup for adding members; any signed-in user may look up an active account. */
     async lookupUser(actor: Actor, account: string): Promise<User> {
       if (!actor.subjectId && !actor.isAdmin) throw new AppError('login_required', 'Sign in first.');
-      const row = await findRowByAccount(account);
-      if (!row || row.status !== 'active') throw new AppError('not_found', `No active user has the account ${account}.`);
-      return toUser(row);
+      const user = await users.findByAccount(account);
+      if (!user || user.status !== 'active') throw new AppError('not_found', `No active user has the account ${account}.`);
+      return user;
     },
 
     async listUsers(actor: Actor): Promise<User[]> {
       requireAdmin(actor);
-      const rows = await db.selectFrom('users').selectAll().orderBy('account_normalized').execute();
-      return rows.map(toUser);
+      return users.list();
     },
 
     async countUsers(): Promise<number> {
-      const { count } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      return Number(count);
+      return users.count();
     },
 
     async updateUser(actor: Actor, subjectId: string, changes: UserChanges): Promise<User> {
@@ -191,26 +159,23 @@ export function createUserService({ db, clock }: ServiceDeps) {
       if (actor.subjectId === subjectId && (changes.isAdmin === false || changes.status === 'disabled')) {
         throw new AppError('invalid_request', 'You cannot withdraw your own admin rights or disable yourself; ask another administrator.');
       }
-      return db.transaction().execute(async (trx) => {
-        const beforeRow = await trx.selectFrom('users').selectAll().where('subject_id', '=', subjectId).executeTakeFirst();
-        if (!beforeRow) throw new AppError('not_found', `No user with subjectId ${subjectId}.`);
-        const before = toUser(beforeRow);
-        const values = {
-          ...(changes.displayName !== undefined ? { display_name: changes.displayName.trim() } : {}),
+      return store.transaction(async (repos) => {
+        const before = await repos.users.findBySubjectId(subjectId);
+        if (!before) throw new AppError('not_found', `No user with subjectId ${subjectId}.`);
+        const now = clock.now();
+        const profile = {
+          ...(changes.displayName !== undefined ? { displayName: changes.displayName.trim() } : {}),
           ...(changes.email !== undefined ? { email: changes.email } : {}),
-          ...(changes.emailVerified !== undefined ? { email_verified: changes.emailVerified ? 1 : 0 } : {}),
-          ...(changes.studentStatus !== undefined ? { student_status: changes.studentStatus } : {}),
+          ...(changes.emailVerified !== undefined ? { emailVerified: changes.emailVerified } : {}),
+          ...(changes.studentStatus !== undefined ? { studentStatus: changes.studentStatus } : {}),
           ...(changes.status !== undefined ? { status: changes.status } : {}),
-          ...(changes.isAdmin !== undefined ? { is_admin: changes.isAdmin ? 1 : 0 } : {}),
-          updated_at: clock.now(),
+          ...(changes.isAdmin !== undefined ? { isAdmin: changes.isAdmin } : {}),
         };
-        await trx.updateTable('users').set(values).where('subject_id', '=', subjectId).execute();
-        if (changes.status === 'disabled') {
-          // A disabled account keeps no live console or agent session.
-          await trx.updateTable('sessions').set({ revoked_at: clock.now() }).where('subject_id', '=', subjectId).where('revoked_at', 'is', null).execute();
-        }
-        const after = toUser({ ...beforeRow, ...values });
-        await writeAudit(trx, clock, actor, { action: 'user.update', targetType: 'user', targetId: subjectId, before: auditedFields(before), after: auditedFields(after) });
+        await repos.users.update(subjectId, profile, now);
+        // A disabled account keeps no live console or agent session.
+        if (changes.status === 'disabled') await repos.sessions.revokeAllOf(subjectId, now);
+        const after: User = { ...before, ...profile, updatedAt: now };
+        await writeAudit(repos, clock, actor, { action: 'user.update', targetType: 'user', targetId: subjectId, before: auditedFields(before), after: auditedFields(after) });
         return after;
       });
     },
@@ -220,10 +185,11 @@ export function createUserService({ db, clock }: ServiceDeps) {
       checkPassword(password);
       await requireUser(subjectId);
       const passwordHash = await hashPassword(password);
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: clock.now() }).where('subject_id', '=', subjectId).execute();
-        await trx.updateTable('sessions').set({ revoked_at: clock.now() }).where('subject_id', '=', subjectId).where('revoked_at', 'is', null).execute();
-        await writeAudit(trx, clock, actor, { action: 'user.password_reset', targetType: 'user', targetId: subjectId });
+      await store.transaction(async (repos) => {
+        const now = clock.now();
+        await repos.users.setPasswordHash(subjectId, passwordHash, now);
+        await repos.sessions.revokeAllOf(subjectId, now);
+        await writeAudit(repos, clock, actor, { action: 'user.password_reset', targetType: 'user', targetId: subjectId });
       });
     },
   };

@@ -1,6 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Db, Engine } from './database.ts';
 import { auditLogRepository, type AuditLogRepository } from './repositories/audit-log-repository.ts';
+import { instanceSettingsRepository, type InstanceSettingsRepository } from './repositories/instance-settings-repository.ts';
+import { sessionRepository, type SessionRepository } from './repositories/session-repository.ts';
+import { userRepository, type UserRepository } from './repositories/user-repository.ts';
 import type { Database } from './schema.ts';
 
 /** What a repository runs its statements on: the database, or the transaction it was opened in. */
@@ -15,6 +18,9 @@ export type RepositoryFactory<Repository> = (db: Db) => (executor: Executor) => 
 /** Every table group's one owner. Services and src/oidc/ reach tables only through these. */
 export interface Repositories {
   auditLog: AuditLogRepository;
+  users: UserRepository;
+  sessions: SessionRepository;
+  instanceSettings: InstanceSettingsRepository;
 }
 
 export interface Store {
@@ -28,9 +34,15 @@ export interface Store {
 export function createStore(db: Db, engine: Engine): Store {
   const bound = {
     auditLog: auditLogRepository(db),
+    users: userRepository(db),
+    sessions: sessionRepository(db),
+    instanceSettings: instanceSettingsRepository(db),
   };
   const on = (executor: Executor): Repositories => ({
     auditLog: bound.auditLog(executor),
+    users: bound.users(executor),
+    sessions: bound.sessions(executor),
+    instanceSettings: bound.instanceSettings(executor),
   });
   return {
     engine,

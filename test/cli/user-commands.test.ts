@@ -5,6 +5,9 @@ import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
 import { BIN_PATH, runSesame, type SesameRun } from './run-sesame.ts';
 
+/** A sign-in from inside the process, with no address: only the per-account limit counts it. */
+const signInHere = { ip: null, surface: 'management' } as const;
+
 const FIRST_PASSWORD = 'correct horse -._~ battery';
 const SECOND_PASSWORD = 'second staple 9f3k!';
 const THIRD_PASSWORD = 'third-password-x7';
@@ -50,7 +53,7 @@ describe.each(TEST_ENGINES)('sesame user commands on %s', (engine) => {
     const printed = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(Object.keys(printed).sort()).toEqual(['account', 'subjectId']);
     expect(printed.account).toBe('Alice');
-    const signedIn = await services.users.authenticate('alice', FIRST_PASSWORD);
+    const signedIn = await services.users.authenticate('alice', FIRST_PASSWORD, signInHere);
     expect(signedIn).toMatchObject({ subjectId: printed.subjectId, displayName: 'Alice Example', email: 'alice@example.com', emailVerified: true, studentStatus: 'active', isAdmin: true, status: 'active' });
   });
 
@@ -75,24 +78,24 @@ describe.each(TEST_ENGINES)('sesame user commands on %s', (engine) => {
     const run = await sesame(['user', 'passwd', '--account', 'alice', '--password-stdin'], `${SECOND_PASSWORD}\r\n`);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ account: 'Alice', passwordChanged: true });
-    expect(await services.users.authenticate('alice', FIRST_PASSWORD)).toBeNull();
-    expect(await services.users.authenticate('alice', SECOND_PASSWORD)).not.toBeNull();
+    expect(await services.users.authenticate('alice', FIRST_PASSWORD, signInHere)).toBeNull();
+    expect(await services.users.authenticate('alice', SECOND_PASSWORD, signInHere)).not.toBeNull();
 
     const withoutNewline = await sesame(['user', 'passwd', '--account', 'ALICE', '--password-stdin'], THIRD_PASSWORD);
     expect(withoutNewline.code).toBe(0);
-    expect(await services.users.authenticate('alice', THIRD_PASSWORD)).not.toBeNull();
+    expect(await services.users.authenticate('alice', THIRD_PASSWORD, signInHere)).not.toBeNull();
   });
 
   it('user disable stops sign-in and user enable restores it', async () => {
     const disabled = await sesame(['user', 'disable', '--account', 'alice']);
     expect(disabled.code).toBe(0);
     expect(JSON.parse(disabled.stdout)).toMatchObject({ account: 'Alice', status: 'disabled' });
-    expect(await services.users.authenticate('alice', THIRD_PASSWORD)).toBeNull();
+    expect(await services.users.authenticate('alice', THIRD_PASSWORD, signInHere)).toBeNull();
 
     const enabled = await sesame(['user', 'enable', '--account', 'alice']);
     expect(enabled.code).toBe(0);
     expect(JSON.parse(enabled.stdout)).toMatchObject({ status: 'active' });
-    expect(await services.users.authenticate('alice', THIRD_PASSWORD)).not.toBeNull();
+    expect(await services.users.authenticate('alice', THIRD_PASSWORD, signInHere)).not.toBeNull();
   });
 
   it('names an unknown account with exit 1', async () => {

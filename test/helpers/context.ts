@@ -3,6 +3,7 @@ import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { manualClock } from '../../src/domain/clock.ts';
+import { createOperations } from '../../src/ops/operations.ts';
 import { createServices, type Services } from '../../src/services/index.ts';
 import { prepareInstance } from '../../src/startup.ts';
 import { openDatabase, type Db, type Engine } from '../../src/storage/database.ts';
@@ -37,9 +38,11 @@ export async function createTestContext(engine: Engine, env: Record<string, stri
   const opened = openDatabase(config.databaseUrl);
   await migrateToLatest(opened.db);
   const clock = manualClock();
-  const services = createServices({ db: opened.db, engine, clock });
+  const logStream = options.logStream ? { logStream: options.logStream } : {};
+  const operations = createOperations(config, logStream);
+  const services = createServices({ db: opened.db, engine, clock, signInLimiter: operations.rateLimits.signIn });
   const prepared = await prepareInstance({ config, db: opened.db, clock, services });
-  const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, ...(options.logStream ? { logStream: options.logStream } : {}) });
+  const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });
   await options.beforeReady?.(app);
   await app.ready();
   return {

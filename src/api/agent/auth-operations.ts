@@ -1,7 +1,6 @@
 import { agentLoginResponse, loginRequest, presentSecretPolicy, presentSessionUser, whoAmIResponse } from '../contracts/auth.ts';
 import { exampleSessionUser } from '../contracts/examples.ts';
 import { defineOperation } from '../operation.ts';
-import { loginWithinLimits } from '../password-login.ts';
 
 const tag = 'Authentication';
 const exampleSecretPolicy = presentSecretPolicy();
@@ -26,7 +25,7 @@ export const agentLogin = defineOperation({
   },
   errors: ['invalid_credentials', 'rate_limited'],
   async handle({ services, body, request }) {
-    const { token, expiresIn, user } = await loginWithinLimits(request, services, body, 'agent');
+    const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'agent', ip: request.ip });
     return { accessToken: token, tokenType: 'Bearer' as const, expiresIn, user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };
   },
 });

@@ -3,7 +3,6 @@ import { AppError } from '../../errors.ts';
 import { consoleContextResponse, consoleLoginResponse, loginRequest, presentSecretPolicy, presentSessionUser, whoAmIResponse } from '../contracts/auth.ts';
 import { exampleSessionUser } from '../contracts/examples.ts';
 import { defineOperation, type AnyOperation } from '../operation.ts';
-import { loginWithinLimits } from '../password-login.ts';
 import { CSRF_HEADER } from './cookie-auth.ts';
 import type { ConsoleCookies } from './console-cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
@@ -74,7 +73,7 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens)
       if (!csrf.verifyLogin(cookies.read(request, 'loginCsrf'), headerValue(request.headers[CSRF_HEADER]))) {
         throw new AppError('csrf_failed', 'Fetch GET /api/management/auth/context first and send its csrfToken in the X-CSRF-Token header, with the cookie it sets.');
       }
-      const { token, expiresIn, user } = await loginWithinLimits(request, services, body, 'console');
+      const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'console', ip: request.ip });
       cookies.set(reply, 'session', token, expiresIn);
       cookies.clear(reply, 'loginCsrf');
       return { expiresIn, csrfToken: csrf.forSession(token), user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };

@@ -1,5 +1,7 @@
 import { newAuditId } from '../../domain/ids.ts';
 import type { Surface } from '../../domain/actor.ts';
+import type { AuditLogRow } from '../schema.ts';
+import { isStorableText } from '../storable-text.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
 
 export interface AuditRecord {
@@ -16,8 +18,58 @@ export interface AuditRecord {
   after: Record<string, unknown> | null;
 }
 
+/** An entry as it is read back, with the actor's account name. */
+export interface AuditLogEntry {
+  auditId: string;
+  at: number;
+  actorSubjectId: string | null;
+  /** The actor's account name as it is now; null for the system, the command line or a deleted user. */
+  actorAccount: string | null;
+  surface: Surface;
+  action: string;
+  targetType: string;
+  targetId: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  ip: string | null;
+}
+
+/** Where a page of entries ends: an entry's position, so entries of one millisecond are neither skipped nor repeated. */
+export interface AuditPosition {
+  at: number;
+  auditId: string;
+}
+
+export interface AuditPage {
+  limit: number;
+  /** Entries strictly older than this time (epoch ms), or strictly after this position in newest-first order. */
+  before?: { at: number } | { position: AuditPosition } | undefined;
+}
+
 export interface AuditLogRepository {
   append(record: AuditRecord): Promise<void>;
+  /** A project's entries, newest first (ties in time by auditId, descending). */
+  listForProject(projectId: string, page: AuditPage): Promise<AuditLogEntry[]>;
+  /** Where the entry stands in its project's trail; undefined when the project has no entry with this id. */
+  positionInProject(projectId: string, auditId: string): Promise<AuditPosition | undefined>;
+}
+
+const parseJson = (text: string | null): Record<string, unknown> | null => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
+
+function toAuditLogEntry(row: AuditLogRow & { actor_account: string | null }): AuditLogEntry {
+  return {
+    auditId: row.audit_id,
+    at: row.at,
+    actorSubjectId: row.actor_subject_id,
+    actorAccount: row.actor_account,
+    surface: row.surface,
+    action: row.action,
+    targetType: row.target_type,
+    targetId: row.target_id,
+    before: parseJson(row.before_json),
+    after: parseJson(row.after_json),
+    ip: row.ip,
+  };
 }
 
 export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (executor: Executor) => ({
@@ -38,5 +90,29 @@ export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (
         ip: record.ip,
       })
       .execute();
+  },
+
+  async listForProject(projectId, page) {
+    if (!isStorableText(projectId)) return [];
+    let select = executor
+      .selectFrom('audit_log')
+      .leftJoin('users', 'users.subject_id', 'audit_log.actor_subject_id')
+      .selectAll('audit_log')
+      .select('users.account as actor_account')
+      .where('audit_log.project_id', '=', projectId);
+    const before = page.before;
+    if (before && 'at' in before) select = select.where('audit_log.at', '<', before.at);
+    if (before && 'position' in before) {
+      const { at, auditId } = before.position;
+      select = select.where((eb) => eb.or([eb('audit_log.at', '<', at), eb.and([eb('audit_log.at', '=', at), eb('audit_log.audit_id', '<', auditId)])]));
+    }
+    const rows = await select.orderBy('audit_log.at', 'desc').orderBy('audit_log.audit_id', 'desc').limit(page.limit).execute();
+    return rows.map(toAuditLogEntry);
+  },
+
+  async positionInProject(projectId, auditId) {
+    if (!isStorableText(projectId) || !isStorableText(auditId)) return undefined;
+    const row = await executor.selectFrom('audit_log').select(['at', 'audit_id']).where('audit_id', '=', auditId).where('project_id', '=', projectId).executeTakeFirst();
+    return row && { at: row.at, auditId: row.audit_id };
   },
 });

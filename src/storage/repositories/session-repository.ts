@@ -1,0 +1,87 @@
+import type { User } from '../../domain/accounts.ts';
+import type { SessionRow } from '../schema.ts';
+import type { Executor, RepositoryFactory } from '../store.ts';
+import { toUser } from './user-repository.ts';
+
+export type SessionKind = 'console' | 'agent';
+
+/** A console cookie's or an Agent API token's session; the token itself is never stored, only its digest. */
+export interface Session {
+  subjectId: string;
+  kind: SessionKind;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+export interface SessionRepository {
+  insert(tokenDigest: string, session: Session): Promise<void>;
+  /** The session and its user, in one statement: every authenticated API request asks. */
+  findWithUser(tokenDigest: string): Promise<{ session: Session; user: User } | undefined>;
+  touch(tokenDigest: string, lastSeenAt: number): Promise<void>;
+  /** Ends the session if it is still live; the session it ended, or undefined when there was none. */
+  revoke(tokenDigest: string, at: number): Promise<Session | undefined>;
+  /** Ends every live session of the user; how many it ended. */
+  revokeAllOf(subjectId: string, at: number): Promise<number>;
+}
+
+function toSession(row: SessionRow): Session {
+  return {
+    subjectId: row.subject_id,
+    kind: row.kind,
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export const sessionRepository: RepositoryFactory<SessionRepository> = () => (executor: Executor) => ({
+  async insert(tokenDigest, session) {
+    await executor
+      .insertInto('sessions')
+      .values({
+        token_digest: tokenDigest,
+        subject_id: session.subjectId,
+        kind: session.kind,
+        created_at: session.createdAt,
+        last_seen_at: session.lastSeenAt,
+        expires_at: session.expiresAt,
+        revoked_at: session.revokedAt,
+      })
+      .execute();
+  },
+
+  async findWithUser(tokenDigest) {
+    const row = await executor
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.subject_id', 'sessions.subject_id')
+      .selectAll('users')
+      .select(['sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at'])
+      .where('sessions.token_digest', '=', tokenDigest)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at } = row;
+    const session = toSession({ token_digest: tokenDigest, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at });
+    return { session, user: toUser(row) };
+  },
+
+  async touch(tokenDigest, lastSeenAt) {
+    await executor.updateTable('sessions').set({ last_seen_at: lastSeenAt }).where('token_digest', '=', tokenDigest).execute();
+  },
+
+  async revoke(tokenDigest, at) {
+    const row = await executor.selectFrom('sessions').selectAll().where('token_digest', '=', tokenDigest).where('revoked_at', 'is', null).executeTakeFirst();
+    if (!row) return undefined;
+    // Conditional, so of two logouts racing on one token only one ends it.
+    const revoked = await executor.updateTable('sessions').set({ revoked_at: at }).where('token_digest', '=', tokenDigest).where('revoked_at', 'is', null).executeTakeFirst();
+    if (Number(revoked.numUpdatedRows) === 0) return undefined;
+    return { ...toSession(row), revokedAt: at };
+  },
+
+  async revokeAllOf(subjectId, at) {
+    const revoked = await executor.updateTable('sessions').set({ revoked_at: at }).where('subject_id', '=', subjectId).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(revoked.numUpdatedRows);
+  },
+});

@@ -67,6 +67,21 @@ describe.each(TEST_ENGINES)('session service on %s', (engine) => {
     expect(logouts).toHaveLength(1);
   });
 
+  it('limits failed sign-ins inside the use case, whichever surface calls it, and reports them in the app\'s metrics', async () => {
+    await ctx.services.users.createUser(cliActor, { account: 'frank', displayName: 'Frank', password: 'frank password 1' });
+    const from = { kind: 'console', ip: '203.0.113.9' } as const;
+    const failuresBefore = ctx.app.metrics.signInCount('management', 'failure');
+    // The default limit per account and address is 5 failures.
+    for (let i = 0; i < 5; i++) await expect(ctx.services.sessions.login('frank', 'wrong password', from)).rejects.toMatchObject({ code: 'invalid_credentials' });
+    expect(ctx.app.metrics.signInCount('management', 'failure') - failuresBefore).toBe(5);
+    const sessionsBefore = await ctx.db.selectFrom('sessions').selectAll().execute();
+    await expect(ctx.services.sessions.login('frank', 'frank password 1', from)).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: expect.any(Number) });
+    await expect(ctx.services.users.authenticate('FRANK', 'frank password 1', { ip: from.ip, surface: 'login_page' })).rejects.toMatchObject({ code: 'rate_limited' });
+    expect(await ctx.db.selectFrom('sessions').selectAll().execute()).toEqual(sessionsBefore);
+    // Another address is not refused for this account's failures elsewhere.
+    expect((await ctx.services.sessions.login('frank', 'frank password 1', { kind: 'agent', ip: '203.0.113.10' })).user.account).toBe('frank');
+  });
+
   it('stops accepting the sessions of a user who is disabled', async () => {
     const erin = await ctx.services.users.createUser(cliActor, { account: 'erin', displayName: 'Erin', password: 'erin password 1' });
     const { token } = await ctx.services.sessions.login('erin', 'erin password 1', { kind: 'agent', ip: null });

@@ -131,6 +131,16 @@ describe.each([
     expect(metrics.signInCount('agent', 'error')).toBe(3);
   });
 
+  test('an attempt with no address (an in-process caller) counts toward its account only', async () => {
+    const { limits, metrics } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2', SIGNIN_MAX_FAILURES_PER_IP: '1', SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '1' });
+    const account = `no-address-${randomUUID()}`;
+    expect(await limits.signIn.attempt({ account, ip: null, surface: 'management' }, slowCheck(null, 0))).toBeNull();
+    expect(await limits.signIn.attempt({ account, ip: null, surface: 'management' }, slowCheck(null, 0))).toBeNull();
+    expect((await refusal(limits.signIn.attempt({ account, ip: null, surface: 'management' }, slowCheck(user, 0))))?.code).toBe('rate_limited');
+    expect(metrics.refusalCount('sign_in', 'account')).toBe(1);
+    expect(await limits.signIn.attempt({ account: `other-${randomUUID()}`, ip: null, surface: 'management' }, slowCheck(user, 0))).toBe(user);
+  });
+
   test('a limit set to 0 is off', async () => {
     const { limits } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '0', SIGNIN_MAX_FAILURES_PER_IP: '0', SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '0' });
     const account = `open-${randomUUID()}`;

@@ -1,12 +1,11 @@
-import { api } from '../api/client.ts';
-import type { Client } from '../api/types.ts';
+import { api, unwrap } from '../api/client.ts';
 import { bodyFromDraft, configProblems, draftFromClient } from '../client-config.ts';
 import { CLIENT_ALL_FIELDS, CLIENT_CONFIG_FIELDS } from '../client-fields.ts';
 import { ClientConfigFields } from '../components/client-config-fields.tsx';
 import { ConflictNotice } from '../components/conflict-notice.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
-import { clientApiPath, fetchClient, type ClientSectionProps } from './client-editing.ts';
+import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
 
 /** Redirect URIs, post-logout URIs, scopes and PKCE: shown, and for maintainers edited as a new revision. */
 export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSectionProps) {
@@ -14,7 +13,9 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
     resource: client,
     toDraft: draftFromClient,
     save: (draft, base) =>
-      api.put<{ client: Client }>(clientApiPath(base, '/revision'), { clientVersion: base.clientVersion, ...bodyFromDraft(draft) }).then((r) => r.client),
+      unwrap(
+        api.PUT('/projects/{projectId}/clients/{clientId}/revision', { params: clientParams(base), body: { clientVersion: base.clientVersion, ...bodyFromDraft(draft) } }),
+      ).then((r) => r.client),
     fetchLatest: () => fetchClient(client.projectId, client.clientId),
     onNewVersion,
     ownFields: CLIENT_CONFIG_FIELDS,

@@ -1,4 +1,4 @@
-import { api } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Client } from '../api/types.ts';
 import { descriptionProblem, displayNameProblem } from '../client-config.ts';
 import { CLIENT_ALL_FIELDS, CLIENT_DETAIL_FIELDS } from '../client-fields.ts';
@@ -7,7 +7,7 @@ import { TextAreaField, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { Time } from '../components/time.tsx';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
-import { clientApiPath, fetchClient, type ClientSectionProps } from './client-editing.ts';
+import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
 
 const toDraft = (client: Client) => ({ displayName: client.displayName, description: client.description });
 
@@ -17,9 +17,12 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
     resource: client,
     toDraft,
     save: (draft, base) =>
-      api
-        .patch<{ client: Client }>(clientApiPath(base), { clientVersion: base.clientVersion, displayName: draft.displayName.trim(), description: draft.description.trim() })
-        .then((r) => r.client),
+      unwrap(
+        api.PATCH('/projects/{projectId}/clients/{clientId}', {
+          params: clientParams(base),
+          body: { clientVersion: base.clientVersion, displayName: draft.displayName.trim(), description: draft.description.trim() },
+        }),
+      ).then((r) => r.client),
     fetchLatest: () => fetchClient(client.projectId, client.clientId),
     onNewVersion,
     ownFields: CLIENT_DETAIL_FIELDS,

@@ -12,6 +12,7 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
   const editor = useVersionedEditor({
     resource: client,
     toDraft: draftFromClient,
+    comparable: bodyFromDraft,
     save: (draft, base) =>
       unwrap(
         api.PUT('/projects/{projectId}/clients/{clientId}/revision', { params: clientParams(base), body: { clientVersion: base.clientVersion, ...bodyFromDraft(draft) } }),
@@ -72,7 +73,14 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
       {editor.editing && (
         <form onSubmit={submit} noValidate aria-label="Edit OIDC configuration">
           {editor.conflict && (
-            <ConflictNotice subject="this client" changes={editor.conflict} busy={editor.busy} onReapply={() => void editor.reapply()} onDiscard={editor.discard} />
+            <ConflictNotice
+              subject="this client"
+              changes={editor.conflict}
+              clashes={editor.clashes}
+              busy={editor.busy}
+              onReapply={() => void editor.reapply()}
+              onDiscard={editor.discard}
+            />
           )}
           <FormError error={editor.error} fieldsShown />
           <ClientConfigFields clientType={client.clientType} draft={editor.draft} onChange={editor.setDraft} errors={shown} />

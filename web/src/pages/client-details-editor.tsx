@@ -10,12 +10,14 @@ import { useVersionedEditor } from '../use-versioned-editor.ts';
 import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
 
 const toDraft = (client: Client) => ({ displayName: client.displayName, description: client.description });
+const comparable = (draft: ReturnType<typeof toDraft>) => ({ displayName: draft.displayName.trim(), description: draft.description.trim() });
 
 /** The client's name and description, as people see them on the consent page. */
 export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSectionProps) {
   const editor = useVersionedEditor({
     resource: client,
     toDraft,
+    comparable,
     save: (draft, base) =>
       unwrap(
         api.PATCH('/projects/{projectId}/clients/{clientId}', {
@@ -67,7 +69,14 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
       {editor.editing && (
         <form onSubmit={submit} noValidate aria-label="Edit client details">
           {editor.conflict && (
-            <ConflictNotice subject="this client" changes={editor.conflict} busy={editor.busy} onReapply={() => void editor.reapply()} onDiscard={editor.discard} />
+            <ConflictNotice
+              subject="this client"
+              changes={editor.conflict}
+              clashes={editor.clashes}
+              busy={editor.busy}
+              onReapply={() => void editor.reapply()}
+              onDiscard={editor.discard}
+            />
           )}
           <FormError error={editor.error} fieldsShown />
           <TextField

@@ -32,6 +32,7 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
   const editor = useVersionedEditor({
     resource: project,
     toDraft: (p: Project) => ({ name: p.name, description: p.description }),
+    comparable: (draft) => ({ name: draft.name.trim(), description: draft.description.trim() }),
     save: (draft, base) =>
       unwrap(
         api.PATCH('/projects/{projectId}', { params, body: { expectedProjectVersion: base.version, name: draft.name.trim(), description: draft.description.trim() } }),
@@ -82,7 +83,14 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
           {editor.editing ? (
             <form onSubmit={submit} noValidate aria-label="Edit project">
               {editor.conflict && (
-                <ConflictNotice subject="this project" changes={editor.conflict} busy={editor.busy} onReapply={() => void editor.reapply()} onDiscard={editor.discard} />
+                <ConflictNotice
+                  subject="this project"
+                  changes={editor.conflict}
+                  clashes={editor.clashes}
+                  busy={editor.busy}
+                  onReapply={() => void editor.reapply()}
+                  onDiscard={editor.discard}
+                />
               )}
               <FormError error={editor.error} fieldsShown />
               <TextField

@@ -62,7 +62,7 @@ export function ConflictNotice({ subject, changes, clashes, onReapply, onDiscard
               <ul>
                 {clashes.map((clash) => (
                   <li key={clash.label}>
-                    {clash.label}: theirs <q>{clash.theirs}</q>, yours <q>{clash.mine}</q>
+                    {clash.label}: theirs “{clash.theirs}”, yours “{clash.mine}”
                   </li>
                 ))}
               </ul>

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
-import type { LoginResult, SessionKind } from '../services/sessions.ts';
+import type { SessionKind } from '../domain/statuses.ts';
+import type { LoginResult } from '../services/sessions.ts';
 
 /**
  * Password login under the sign-in failure limits the OIDC login page shares: a wrong password

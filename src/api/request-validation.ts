@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../errors.ts';
-import { UNSTORABLE_TEXT } from '../storage/storable-text.ts';
+import { UNSTORABLE_TEXT } from '../domain/text-rules.ts';
 
 type Location = 'body' | 'query' | 'path';
 

@@ -1,12 +1,13 @@
 import type { Actor } from '../domain/actor.ts';
 import { STUDENT_STATUSES, type StudentStatus } from '../domain/clients.ts';
 import { newSubjectId } from '../domain/ids.ts';
+import { passwordProblem } from '../domain/passwords.ts';
+import { isStorableText } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
 import type { UserRow } from '../storage/schema.ts';
-import { isStorableText } from '../storage/storable-text.ts';
 import { precompile } from '../storage/precompiled-query.ts';
 import { writeAudit } from './audit.ts';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 
 export interface User {

@@ -1,13 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ProjectRole } from '../../../src/domain/roles.ts';
+import { ASSIGNABLE_ROLES, ROLE_DESCRIPTIONS, type ProjectRole } from '../../../src/domain/roles.ts';
 import type { ApiError } from '../api/client.ts';
 import type { Member } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { ROLE_DESCRIPTIONS } from '../roles.ts';
 import { toApiError } from '../use-resource.ts';
-
-const ASSIGNABLE: ProjectRole[] = ['maintainer', 'viewer'];
 
 export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member | null; onSave: (member: Member, role: ProjectRole) => Promise<void>; onClose: () => void }) {
   const [role, setRole] = useState<ProjectRole>('maintainer');
@@ -38,7 +35,7 @@ export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member |
         <FormError error={error} />
         <fieldset>
           <legend>Role</legend>
-          {ASSIGNABLE.map((option) => (
+          {ASSIGNABLE_ROLES.map((option) => (
             <div class="check" key={option}>
               <input type="radio" id={`role-${option}`} name="role" value={option} checked={role === option} onChange={() => setRole(option)} />
               <label for={`role-${option}`}>

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
+import { UNSTORABLE_TEXT } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
 import { zodFieldErrors } from '../zod-field-errors.ts';
-import { UNSTORABLE_TEXT } from '../domain/text-rules.ts';
 
 type Location = 'body' | 'query' | 'path';
 

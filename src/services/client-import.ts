@@ -61,7 +61,8 @@ function invalidDocument(fieldErrors: Record<string, string>, document: unknown)
 
 function addZodIssues(fieldErrors: Record<string, string>, issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): void {
   const found = zodFieldErrors(issues, { key: fieldKey }, prefix);
-  for (const [field, message] of [...Object.entries(found.fieldErrors), ...found.wholeInput.map((message) => ['document', message] as const)]) fieldErrors[field] ??= message;
+  for (const [field, message] of Object.entries(found.fieldErrors)) fieldErrors[field] ??= message;
+  for (const message of found.wholeInput) fieldErrors.document ??= message;
 }
 
 /** Every problem of the document at once, keyed like `clients[2].redirectUris`; nothing is written unless there are none. */

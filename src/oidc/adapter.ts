@@ -2,7 +2,7 @@ import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../domain/clock.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import { precompile } from '../storage/precompiled-query.ts';
-import { isStorableText } from '../storage/storable-text.ts';
+import { isStorableText } from '../domain/text-rules.ts';
 import { createClientMetadataFinder } from './client-metadata.ts';
 import { pruneExpiredPayloads } from './expired-payloads.ts';
 

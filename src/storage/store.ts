@@ -1,6 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db, Engine } from './database.ts';
 import { auditLogRepository, type AuditLogRepository } from './repositories/audit-log-repository.ts';
+import { oidcPayloadRepository, type OidcPayloadRepository } from './repositories/oidc-payload-repository.ts';
+import { signingKeyRepository, type SigningKeyRepository } from './repositories/signing-key-repository.ts';
 import type { Database } from './schema.ts';
 
 /** What a repository runs its statements on: the database, or the transaction it was opened in. */
@@ -15,6 +17,8 @@ export type RepositoryFactory<Repository> = (db: Db) => (executor: Executor) => 
 /** Every table group's one owner. Services and src/oidc/ reach tables only through these. */
 export interface Repositories {
   auditLog: AuditLogRepository;
+  oidcPayloads: OidcPayloadRepository;
+  signingKeys: SigningKeyRepository;
 }
 
 export interface Store {
@@ -23,18 +27,30 @@ export interface Store {
   repos: Repositories;
   /** Runs `work` in one transaction; every repository it is handed writes inside it (commit or roll back together). */
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
+  /** Whether the database answers a trivial statement (the readiness probe). */
+  ping(): Promise<boolean>;
+}
+
+/** Whether the database answers a trivial statement: what /health/ready asks of storage. */
+export async function pingDatabase(db: Db): Promise<boolean> {
+  return (await sql`select 1 as ok`.execute(db)).rows.length === 1;
 }
 
 export function createStore(db: Db, engine: Engine): Store {
   const bound = {
     auditLog: auditLogRepository(db),
+    oidcPayloads: oidcPayloadRepository(engine)(db),
+    signingKeys: signingKeyRepository(db),
   };
   const on = (executor: Executor): Repositories => ({
     auditLog: bound.auditLog(executor),
+    oidcPayloads: bound.oidcPayloads(executor),
+    signingKeys: bound.signingKeys(executor),
   });
   return {
     engine,
     repos: on(db),
     transaction: (work) => db.transaction().execute((trx) => work(on(trx))),
+    ping: () => pingDatabase(db),
   };
 }

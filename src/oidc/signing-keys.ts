@@ -134,9 +134,11 @@ interface PublishedKeys {
 
 function publishedKeys(keys: SigningKey[], now: number): PublishedKeys {
   const published = keys.filter((key) => key.status === 'active' || (publishedUntil(key) ?? 0) > now);
+  // Of two keys that started signing in the same millisecond, the one not replaced takes it.
+  const later = (a: SigningKey, b: SigningKey) => (b.signsFrom > a.signsFrom || (b.signsFrom === a.signsFrom && a.status === 'retired' && b.status === 'active') ? b : a);
   const signing = SIGNING_ALGS.flatMap((alg) => {
     const started = published.filter((key) => key.alg === alg && key.signsFrom <= now);
-    return started.length === 0 ? [] : [started.reduce((latest, key) => (key.signsFrom > latest.signsFrom ? key : latest))];
+    return started.length === 0 ? [] : [started.reduce(later)];
   });
   return { signing, published: [...signing, ...published.filter((key) => !signing.includes(key))] };
 }

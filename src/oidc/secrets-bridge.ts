@@ -3,6 +3,7 @@ import type { Clock } from '../domain/clock.ts';
 import { secretIsUsable } from '../domain/client-secrets.ts';
 import { digestsEqual, sha256Hex } from '../domain/digests.ts';
 import type { Db } from '../storage/database.ts';
+import { clientSecretRepository } from '../storage/repositories/client-secret-repository.ts';
 import type { SesameClientFields, StoredClientSecret } from './client-metadata.ts';
 
 // lastUsedAt answers "does anything still use this secret?", a question of minutes: writing it on every
@@ -18,6 +19,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * secret stops working at the next request.
  */
 export function installSecretsBridge(provider: Provider, { db, clock }: { db: Db; clock: Clock }): void {
+  const secrets = clientSecretRepository(db)(db);
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: SesameClientFields, presented: string) {
     const now = clock.now();
     const presentedDigest = sha256Hex(presented);
@@ -29,7 +31,7 @@ export function installSecretsBridge(provider: Provider, { db, clock }: { db: Db
     }
     if (matched === undefined) return false;
     if (matched.lastUsedAt === null || now - matched.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-      await db.updateTable('client_secrets').set({ last_used_at: now }).where('secret_id', '=', matched.secretId).execute();
+      await secrets.noteUsed(matched.secretId, now);
     }
     return true;
   };

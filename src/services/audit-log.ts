@@ -43,11 +43,11 @@ function checkQuery(query: AuditLogQuery): number {
   return limit;
 }
 
-export function createAuditLogService({ db }: ServiceDeps) {
+export function createAuditLogService({ db, store }: ServiceDeps) {
   return {
     /** A project's audit trail, newest first; every member (viewer included) and administrators may read it. */
     async listAuditLogs(actor: Actor, projectId: string, query: AuditLogQuery = {}): Promise<AuditLogEntry[]> {
-      await resolveProjectAccess(db, actor, projectId);
+      await resolveProjectAccess(store.repos, actor, projectId);
       const limit = checkQuery(query);
       let select = db
         .selectFrom('audit_log')

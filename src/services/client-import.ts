@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.ts';
 import { IMPORTED_SECRET_RULES } from '../domain/client-secrets.ts';
@@ -7,10 +6,10 @@ import { CLIENT_TYPES } from '../domain/clients.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newProjectId, newSecretId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
-import type { Database } from '../storage/schema.ts';
+import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import { checkRegistrationInput, type CheckedRegistration } from './client-input.ts';
-import { auditedClientFields, toClient } from './client-mapping.ts';
+import { auditedClientFields } from './client-mapping.ts';
 import { insertClientRecords } from './client-records.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -109,42 +108,37 @@ export function checkClientsDocument(document: unknown): CheckedEntry[] {
   return checked;
 }
 
-export function createClientImportService({ db, clock }: ServiceDeps) {
-  async function anyClientExists(trx: Transaction<Database> | ServiceDeps['db']): Promise<boolean> {
-    return (await trx.selectFrom('clients').select('client_id').limit(1).executeTakeFirst()) !== undefined;
-  }
-
-  async function importInto(trx: Transaction<Database>, actor: Actor, entries: CheckedEntry[]): Promise<string[]> {
-    if (await anyClientExists(trx)) return [];
-    const owner = await trx
-      .selectFrom('users')
-      .select('subject_id')
-      .where('is_admin', '=', 1)
-      .where('status', '=', 'active')
-      .orderBy('created_at')
-      .orderBy('subject_id')
-      .limit(1)
-      .executeTakeFirst();
+export function createClientImportService({ store, clock }: ServiceDeps) {
+  async function importInto(repos: Repositories, actor: Actor, entries: CheckedEntry[]): Promise<string[]> {
+    if (await repos.clients.anyExists()) return [];
+    const owner = await repos.members.oldestActiveAdmin();
     if (!owner) throw new AppError('invalid_request', 'Importing clients needs an administrator to own the system project; create one first.');
 
     const now = clock.now();
-    const projectId = newProjectId();
-    const project = { project_id: projectId, name: SYSTEM_PROJECT_NAME, description: 'Clients imported from the first-deployment configuration.', status: 'active' as const, version: 1, created_at: now, updated_at: now };
-    await trx.insertInto('projects').values(project).execute();
-    await trx.insertInto('project_members').values({ project_id: projectId, subject_id: owner.subject_id, role: 'owner', created_at: now }).execute();
-    await writeAudit(trx, clock, actor, {
+    const project = {
+      projectId: newProjectId(),
+      name: SYSTEM_PROJECT_NAME,
+      description: 'Clients imported from the first-deployment configuration.',
+      status: 'active' as const,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const { projectId } = project;
+    await repos.projects.insert(project);
+    await repos.members.add({ projectId, subjectId: owner, role: 'owner', createdAt: now });
+    await writeAudit(repos, clock, actor, {
       action: 'project.create',
       targetType: 'project',
       targetId: projectId,
       projectId,
-      after: { name: project.name, description: project.description, status: project.status, owner: owner.subject_id },
+      after: { name: project.name, description: project.description, status: project.status, owner },
     });
 
     for (const { entry, registration } of entries) {
       const secret = entry.clientSecret === undefined ? null : { secretId: newSecretId(), digest: sha256Hex(entry.clientSecret) };
-      const { row, secretRows } = await insertClientRecords(trx, { clientId: entry.clientId, projectId, registration, secret, createdBy: actor.subjectId, now });
-      const client = toClient(row, secretRows, now);
-      await writeAudit(trx, clock, actor, {
+      const client = await insertClientRecords(repos, { clientId: entry.clientId, projectId, registration, secret, createdBy: actor.subjectId, now });
+      await writeAudit(repos, clock, actor, {
         action: 'client.import',
         targetType: 'client',
         targetId: client.clientId,
@@ -163,12 +157,12 @@ export function createClientImportService({ db, clock }: ServiceDeps) {
     async importClients(actor: Actor, document: unknown): Promise<{ imported: string[] }> {
       if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators import clients.');
       const entries = checkClientsDocument(document);
-      if (entries.length === 0 || (await anyClientExists(db))) return { imported: [] };
+      if (entries.length === 0 || (await store.repos.clients.anyExists())) return { imported: [] };
       try {
-        return { imported: await db.transaction().execute((trx) => importInto(trx, actor, entries)) };
+        return { imported: await store.transaction((repos) => importInto(repos, actor, entries)) };
       } catch (error) {
         // Two instances starting together: the one that lost the race on client ids finds the import done.
-        if (!(error instanceof AppError) && (await anyClientExists(db))) return { imported: [] };
+        if (!(error instanceof AppError) && (await store.repos.clients.anyExists())) return { imported: [] };
         throw error;
       }
     },

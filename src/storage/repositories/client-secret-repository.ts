@@ -87,6 +87,7 @@ export const clientSecretRepository: RepositoryFactory<ClientSecretRepository> =
     },
 
     async retire(secretId, until) {
+      if (!isStorableText(secretId)) return false;
       const result = await executor
         .updateTable('client_secrets')
         .set({ status: 'retiring', expires_at: until })
@@ -109,6 +110,7 @@ export const clientSecretRepository: RepositoryFactory<ClientSecretRepository> =
     },
 
     async noteUsed(secretId, at) {
+      if (!isStorableText(secretId)) return;
       await executor.executeQuery(noteUsed({ at, secretId }));
     },
   });

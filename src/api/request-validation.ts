@@ -104,7 +104,9 @@ export function parseRequestPart<S extends z.ZodType>(schema: S, input: unknown,
     throw new AppError('invalid_request', 'The request body must be a JSON object; see the operation\'s schema in the OpenAPI document.');
   }
   const summary = wholeInput.length > 0 ? `The ${where} is invalid: ${wholeInput.join('; ')}.` : `Some fields of the ${where} are invalid; see field_errors, fix them and send again.`;
-  throw new AppError('invalid_request', summary, { fieldErrors });
+  // A well-formed body that breaks only a contract's client rules (params.error) is invalid client metadata.
+  const onlyClientRules = result.error.issues.every((issue) => issue.code === 'custom' && issue.params?.error === 'invalid_client_metadata');
+  throw new AppError(onlyClientRules ? 'invalid_client_metadata' : 'invalid_request', summary, { fieldErrors });
 }
 
 /** Operations without a body accept none, or an empty JSON object. */

@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { registerClientRequest } from '../api/contracts/clients.ts';
+import { toFieldErrors } from '../api/request-validation.ts';
 import type { Actor } from '../domain/actor.ts';
 import { IMPORTED_SECRET_RULES } from '../domain/client-secrets.ts';
-import { CLIENT_TYPES } from '../domain/clients.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newProjectId, newSecretId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
 import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
-import { checkRegistrationInput, type CheckedRegistration } from './client-input.ts';
+import { normalizeRegistration, type CheckedRegistration } from './client-input.ts';
 import { auditedClientFields } from './client-mapping.ts';
 import { insertClientRecords } from './client-records.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -16,22 +17,23 @@ import type { ServiceDeps } from './deps.ts';
 export const SYSTEM_PROJECT_NAME = 'system';
 const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 
-const importedClientSchema = z.strictObject({
-  clientId: z.string().regex(CLIENT_ID_PATTERN, 'must be 1-128 characters: letters, digits and . _ ~ -, starting with a letter or digit'),
-  clientType: z.enum(CLIENT_TYPES, { error: `must be one of ${CLIENT_TYPES.join(', ')}` }),
-  clientSecret: z
-    .string()
-    .min(IMPORTED_SECRET_RULES.minLength, `must be at least ${IMPORTED_SECRET_RULES.minLength} characters`)
-    .max(IMPORTED_SECRET_RULES.maxLength, `must be at most ${IMPORTED_SECRET_RULES.maxLength} characters`)
-    .regex(IMPORTED_SECRET_RULES.pattern, 'must be printable ASCII')
-    .optional(),
-  displayName: z.string(),
-  description: z.string().optional(),
-  redirectUris: z.array(z.string()),
-  postLogoutRedirectUris: z.array(z.string()).optional(),
-  scopeWhitelist: z.array(z.string()),
-  requirePkce: z.boolean().optional(),
-});
+/** An entry of the clients file: a registration, by the same contract as both APIs, with its clientId and, for a web client, its secret. */
+const importedClientSchema = registerClientRequest
+  .safeExtend({
+    clientId: z.string().regex(CLIENT_ID_PATTERN, 'must be 1-128 characters: letters, digits and . _ ~ -, starting with a letter or digit'),
+    clientSecret: z
+      .string()
+      .min(IMPORTED_SECRET_RULES.minLength, `must be at least ${IMPORTED_SECRET_RULES.minLength} characters`)
+      .max(IMPORTED_SECRET_RULES.maxLength, `must be at most ${IMPORTED_SECRET_RULES.maxLength} characters`)
+      .regex(IMPORTED_SECRET_RULES.pattern, 'must be printable ASCII')
+      .optional(),
+  })
+  .superRefine((entry, ctx) => {
+    if (entry.clientType === 'web' && entry.clientSecret === undefined) ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'is required for a web client' });
+    if (entry.clientType === 'spa' && entry.clientSecret !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'must not be set: a spa client is public and has no secret' });
+    }
+  });
 
 /** The first-deployment clients file: `{"clients": [...]}`, unknown fields refused so typos do not pass silently. */
 export const clientsDocumentSchema = z.strictObject({ clients: z.array(importedClientSchema) });
@@ -41,10 +43,6 @@ type ImportedClient = z.infer<typeof importedClientSchema>;
 interface CheckedEntry {
   entry: ImportedClient;
   registration: CheckedRegistration;
-}
-
-function fieldKey(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((key, part) => (typeof part === 'number' ? `${key}[${part}]` : key ? `${key}.${String(part)}` : String(part)), '');
 }
 
 function invalidDocument(fieldErrors: Record<string, string>, document: unknown): AppError {
@@ -57,23 +55,19 @@ function invalidDocument(fieldErrors: Record<string, string>, document: unknown)
   return new AppError('invalid_client_metadata', `The clients document is invalid: ${lines.join('; ')}.`, { fieldErrors });
 }
 
-function addZodIssues(fieldErrors: Record<string, string>, issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): void {
-  for (const issue of issues) {
-    const path = [...prefix, ...issue.path];
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) fieldErrors[fieldKey([...path, key])] ??= 'is not a known field';
-    } else {
-      fieldErrors[fieldKey(path) || 'document'] ??= issue.message;
-    }
-  }
+/** The problems of one parse, keyed like `clients[2].redirectUris` under `prefix`, `document` for the whole. */
+function addIssues(fieldErrors: Record<string, string>, issues: readonly z.core.$ZodIssue[], input: unknown, prefix: string): void {
+  const found = toFieldErrors(issues, input);
+  for (const [field, message] of Object.entries(found.fieldErrors)) fieldErrors[prefix ? `${prefix}.${field}` : field] ??= message;
+  if (found.wholeInput.length > 0) fieldErrors[prefix || 'document'] ??= found.wholeInput.join('; ');
 }
 
-/** Every problem of the document at once, keyed like `clients[2].redirectUris`; nothing is written unless there are none. */
+/** Every problem of the document at once; nothing is written unless there are none. */
 export function checkClientsDocument(document: unknown): CheckedEntry[] {
   const shape = documentShape.safeParse(document);
   const fieldErrors: Record<string, string> = {};
   if (!shape.success) {
-    addZodIssues(fieldErrors, shape.error.issues, []);
+    addIssues(fieldErrors, shape.error.issues, document, '');
     throw invalidDocument(fieldErrors, document);
   }
 
@@ -83,26 +77,14 @@ export function checkClientsDocument(document: unknown): CheckedEntry[] {
     const prefix = `clients[${index}]`;
     const parsed = importedClientSchema.safeParse(raw);
     if (!parsed.success) {
-      addZodIssues(fieldErrors, parsed.error.issues, ['clients', index]);
-      // Report the rule problems of the same entry too, so one pass over the file shows everything.
-      if (typeof raw === 'object' && raw !== null) {
-        const rules = checkRegistrationInput(raw as Record<string, unknown>);
-        if (!rules.ok) for (const [field, message] of Object.entries(rules.fieldErrors)) fieldErrors[`${prefix}.${field}`] ??= message;
-      }
+      addIssues(fieldErrors, parsed.error.issues, raw, prefix);
       return;
     }
     const entry = parsed.data;
     const first = seen.get(entry.clientId);
     if (first !== undefined) fieldErrors[`${prefix}.clientId`] = `duplicates clients[${first}].clientId`;
     seen.set(entry.clientId, first ?? index);
-    if (entry.clientType === 'web' && entry.clientSecret === undefined) fieldErrors[`${prefix}.clientSecret`] = 'is required for a web client';
-    if (entry.clientType === 'spa' && entry.clientSecret !== undefined) fieldErrors[`${prefix}.clientSecret`] = 'must not be set: a spa client is public and has no secret';
-    const registration = checkRegistrationInput(entry);
-    if (!registration.ok) {
-      for (const [field, message] of Object.entries(registration.fieldErrors)) fieldErrors[`${prefix}.${field}`] = message;
-    } else {
-      checked.push({ entry, registration: registration.value });
-    }
+    checked.push({ entry, registration: normalizeRegistration(entry) });
   });
   if (Object.keys(fieldErrors).length > 0) throw invalidDocument(fieldErrors, document);
   return checked;

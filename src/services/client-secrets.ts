@@ -20,15 +20,6 @@ export interface RotationInput {
 
 const usable = (secret: ClientSecretRecord, now: number) => secretIsUsable(secret, now);
 
-function checkGracePeriod(value: unknown): number {
-  if (value === undefined) return SECRET_POLICY.defaultGraceSeconds;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > SECRET_POLICY.maxGraceSeconds) {
-    const message = `must be a whole number of seconds from 0 to ${SECRET_POLICY.maxGraceSeconds}`;
-    throw new AppError('invalid_request', `gracePeriodSeconds ${message}.`, { fieldErrors: { gracePeriodSeconds: message } });
-  }
-  return value;
-}
-
 export function createClientSecretService({ store, clock }: ServiceDeps) {
   return {
     /**
@@ -41,7 +32,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
         if (current.clientType !== 'web') {
           throw new AppError('invalid_client_type', 'Only web clients have secrets; a spa client is public and authenticates with PKCE alone.');
         }
-        const graceSeconds = checkGracePeriod(input.gracePeriodSeconds);
+        const graceSeconds = input.gracePeriodSeconds ?? SECRET_POLICY.defaultGraceSeconds;
         const now = clock.now();
         const secrets = await repos.clientSecrets.listForClients([clientId]);
         const active = secrets.filter((s) => s.status === 'active');

@@ -6,15 +6,14 @@ import type { ClientRecord } from '../storage/repositories/client-repository.ts'
 import type { Repositories } from '../storage/store.ts';
 import { changedFields } from './audit-diff.ts';
 import { writeAudit } from './audit.ts';
-import { checkConfigurationInput, checkRegistrationInput, clientTextProblems, type ClientConfigurationInput, type ClientRegistrationInput } from './client-input.ts';
+import { clientTypeProblems, normalizeConfiguration } from '../domain/client-rules.ts';
+import { normalizeRegistration, type ClientConfigurationInput, type ClientRegistrationInput } from './client-input.ts';
 import { auditedClientFields, loadClient, toClient } from './client-mapping.ts';
 import { insertClientRecords } from './client-records.ts';
 import type { ServiceDeps } from './deps.ts';
 import { bumpClientVersion, checkExpectedVersion, clientVersionConflict } from './optimistic-lock.ts';
 import { requireActiveProject, requireCapability, resolveProjectAccess, type ProjectAccess } from './project-access.ts';
 import type { Client, NewSecret } from './types.ts';
-
-export const CLIENT_STATUSES = ['active', 'disabled'] as const;
 
 export interface ClientMetadataChanges {
   clientVersion: number;
@@ -92,17 +91,15 @@ export function createClientService({ store, clock }: ServiceDeps) {
         const access = await resolveProjectAccess(repos, actor, projectId, { lock: 'share' });
         requireCapability(access, 'write_clients');
         requireActiveProject(access);
-        const checked = checkRegistrationInput(input);
-        if (!checked.ok) throw invalidClientMetadata(checked.fieldErrors);
-
+        const registration = normalizeRegistration(input);
         const now = clock.now();
         const clientId = newClientId();
-        const secretValue = checked.value.clientType === 'web' ? newSecretValue() : null;
+        const secretValue = registration.clientType === 'web' ? newSecretValue() : null;
         const secretId = newSecretId();
         const client = await insertClientRecords(repos, {
           clientId,
           projectId,
-          registration: checked.value,
+          registration,
           secret: secretValue ? { secretId, digest: sha256Hex(secretValue) } : null,
           createdBy: actor.subjectId,
           now,
@@ -122,12 +119,6 @@ export function createClientService({ store, clock }: ServiceDeps) {
       return store.transaction(async (repos) => {
         const { client } = await openClientWrite(repos, actor, projectId, clientId, changes.clientVersion);
         refuseTypeChange(client, changes.clientType);
-        const fieldErrors = clientTextProblems(changes, false);
-        if (changes.status !== undefined && !(CLIENT_STATUSES as readonly unknown[]).includes(changes.status)) {
-          fieldErrors.status = `must be one of ${CLIENT_STATUSES.join(', ')}`;
-        }
-        if (Object.keys(fieldErrors).length > 0) throw invalidClientMetadata(fieldErrors);
-
         const next = {
           displayName: changes.displayName !== undefined ? changes.displayName.trim() : client.displayName,
           description: changes.description !== undefined ? changes.description.trim() : client.description,
@@ -148,16 +139,18 @@ export function createClientService({ store, clock }: ServiceDeps) {
       return store.transaction(async (repos) => {
         const { client } = await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
         refuseTypeChange(client, input.clientType);
-        const checked = checkConfigurationInput(client.clientType, input);
-        if (!checked.ok) throw invalidClientMetadata(checked.fieldErrors);
+        // The contract judged the configuration; only the stored type's rules are left to check.
+        const typeProblems = clientTypeProblems(client.clientType, input);
+        if (Object.keys(typeProblems).length > 0) throw invalidClientMetadata(typeProblems);
+        const configuration = normalizeConfiguration(client.clientType, input);
 
         const before = { redirectUris: client.redirectUris, postLogoutRedirectUris: client.postLogoutRedirectUris, scopeWhitelist: client.scopeWhitelist, requirePkce: client.requirePkce };
-        const diff = changedFields(before, { ...checked.value });
+        const diff = changedFields(before, { ...configuration });
         if (!diff.changed) return reload(repos, projectId, clientId);
 
         const now = clock.now();
         const revision = client.revision + 1;
-        const won = await repos.clients.reviseIfVersion(clientId, input.clientVersion, { revision, configuration: checked.value, createdBy: actor.subjectId, updatedAt: now });
+        const won = await repos.clients.reviseIfVersion(clientId, input.clientVersion, { revision, configuration, createdBy: actor.subjectId, updatedAt: now });
         if (!won) throw clientVersionConflict(input.clientVersion);
         await writeAudit(repos, clock, actor, {
           action: 'client.revise',

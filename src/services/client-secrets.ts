@@ -4,7 +4,6 @@ import { SECRET_POLICY } from '../domain/clients.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newSecretId, newSecretValue } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
-import type { ClientSecretRecord } from '../storage/repositories/client-secret-repository.ts';
 import { writeAudit } from './audit.ts';
 import { loadClient } from './client-mapping.ts';
 import { clientNotFound, openClientWrite } from './clients.ts';
@@ -17,8 +16,6 @@ export interface RotationInput {
   /** How long the old secret keeps working; default 3600, at most 604800, 0 revokes it at once. */
   gracePeriodSeconds?: number | undefined;
 }
-
-const usable = (secret: ClientSecretRecord, now: number) => secretIsUsable(secret, now);
 
 export function createClientSecretService({ store, clock }: ServiceDeps) {
   return {
@@ -36,7 +33,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
         const now = clock.now();
         const secrets = await repos.clientSecrets.listForClients([clientId]);
         const active = secrets.filter((s) => s.status === 'active');
-        const retiring = secrets.filter((s) => s.status === 'retiring' && usable(s, now));
+        const retiring = secrets.filter((s) => s.status === 'retiring' && secretIsUsable(s, now));
         const usableAfter = retiring.length + (graceSeconds > 0 ? active.length : 0) + 1;
         if (usableAfter > SECRET_POLICY.maxUsableSecrets) {
           const still = retiring.map((s) => `${s.secretId} until ${new Date(s.expiresAt ?? now).toISOString()}`).join(', ');
@@ -48,7 +45,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
         }
 
         await bumpClientVersion(repos, clientId, input.clientVersion, { updatedAt: now });
-        await repos.clientSecrets.revoke(secrets.filter((s) => s.status === 'retiring' && !usable(s, now)).map((s) => s.secretId));
+        await repos.clientSecrets.revoke(secrets.filter((s) => s.status === 'retiring' && !secretIsUsable(s, now)).map((s) => s.secretId));
         const retiringUntil = graceSeconds > 0 ? now + graceSeconds * 1000 : null;
         const activeIds = active.map((s) => s.secretId);
         if (retiringUntil === null) await repos.clientSecrets.revoke(activeIds, now);
@@ -81,7 +78,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
         const secret = await repos.clientSecrets.find(clientId, secretId);
         if (!secret) throw new AppError('not_found', `Client ${clientId} has no secret ${secretId}; GET the client to see its secrets.`);
         const now = clock.now();
-        if (usable(secret, now)) {
+        if (secretIsUsable(secret, now)) {
           await bumpClientVersion(repos, clientId, input.clientVersion, { updatedAt: now });
           await repos.clientSecrets.revoke([secretId], now);
           await writeAudit(repos, clock, actor, {

@@ -1,4 +1,5 @@
 import type { Actor } from '../domain/actor.ts';
+import { clientTypeProblems, normalizeConfiguration } from '../domain/client-rules.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newClientId, newSecretId, newSecretValue } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
@@ -6,7 +7,6 @@ import type { ClientRecord } from '../storage/repositories/client-repository.ts'
 import type { Repositories } from '../storage/store.ts';
 import { changedFields } from './audit-diff.ts';
 import { writeAudit } from './audit.ts';
-import { clientTypeProblems, normalizeConfiguration } from '../domain/client-rules.ts';
 import { normalizeRegistration, type ClientConfigurationInput, type ClientRegistrationInput } from './client-input.ts';
 import { auditedClientFields, loadClient, toClient } from './client-mapping.ts';
 import { insertClientRecords } from './client-records.ts';

@@ -109,7 +109,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   };
 
   const configuration: Configuration = {
-    adapter: createOidcAdapterFactory({ db, store, clock }),
+    adapter: createOidcAdapterFactory({ store, clock }),
     jwks: { keys: jwks.keys } as Configuration['jwks'],
     cookies: {
       keys: deps.instanceSecrets.cookieKeys,
@@ -187,7 +187,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   // Every request reaches oidc-provider with its forwarding headers rewritten to what Fastify
   // concluded from TRUST_PROXY (forwarded-headers.ts), so Koa may believe them.
   provider.proxy = true;
-  installSecretsBridge(provider, { db, clock });
+  installSecretsBridge(provider, { store, clock });
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);
   provider.on('server_error', (_ctx, error) => deps.log?.error({ err: error }, 'oidc-provider server error'));

@@ -16,7 +16,7 @@ import { createUserService } from './users.ts';
  * its sign-in limiter; without one (the command line) sign-ins are not limited.
  */
 export function createServices({ db, engine, clock, signInLimiter = unlimitedSignIns }: { db: Db; engine: Engine; clock: Clock; signInLimiter?: SignInLimiter }) {
-  const deps = { db, store: createStore(db, engine), clock, signInLimiter };
+  const deps = { store: createStore(db, engine), clock, signInLimiter };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),

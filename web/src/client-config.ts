@@ -1,4 +1,5 @@
-import { checkClientConfiguration, CLIENT_LIMITS, redirectUriProblem, SCOPES, type ClientType, type Scope } from '../../src/domain/clients.ts';
+import { configurationProblems, redirectUriProblem } from '../../src/domain/client-rules.ts';
+import { CLIENT_LIMITS, SCOPES, type ClientType, type Scope } from '../../src/domain/clients.ts';
 import { invisibleFormattingProblem } from '../../src/domain/text-rules.ts';
 import type { Client } from './api/types.ts';
 
@@ -59,8 +60,7 @@ function uriListProblem(text: string): string | undefined {
 /** The server's registration rules, applied while typing; keys are the API's field names. */
 export function configProblems(clientType: ClientType, draft: ConfigDraft): Record<string, string> {
   const body = bodyFromDraft(draft);
-  const result = checkClientConfiguration(clientType, body);
-  const problems: Record<string, string> = result.ok ? {} : { ...result.fieldErrors };
+  const problems = configurationProblems(clientType, body);
   for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
     const lineProblem = uriListProblem(draft[field]);
     if (lineProblem) problems[field] = lineProblem;

@@ -1,4 +1,4 @@
-export const CLIENT_TYPES = ['web', 'spa'] as const;
+export const CLIENT_TYPES = ['web', 'spa', 'native'] as const;
 export type ClientType = (typeof CLIENT_TYPES)[number];
 
 export const SCOPES = ['openid', 'profile', 'email', 'student', 'offline_access'] as const;
@@ -29,6 +29,38 @@ export interface ClientConfiguration {
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Public clients: no secret, PKCE S256 always. */
+export const isPublicClientType = (clientType: ClientType): boolean => clientType !== 'web';
+
+/**
+ * A native app (RFC 8252) receives its code on a loopback port it picks at run time, or through a
+ * private-use scheme; an https redirect would belong to a web server, which a native client is not.
+ */
+export function nativeRedirectUriProblem(value: string): string | undefined {
+  const url = URL.parse(value);
+  if (!url || url.protocol !== 'https:') return undefined;
+  return 'a native client redirects to loopback http (http://127.0.0.1/..., http://[::1]/..., http://localhost/...) or a private-use scheme, not https';
+}
+
+/**
+ * RFC 8252 7.3: a loopback redirect URI of a native client matches with any port; scheme, host,
+ * path and query must be as registered. Every other URI, and every URI of web and spa clients,
+ * matches exactly.
+ */
+export function nativeRedirectUriMatches(registered: string, requested: string): boolean {
+  if (registered === requested) return true;
+  const a = withoutLoopbackPort(registered);
+  return a !== undefined && a === withoutLoopbackPort(requested);
+}
+
+function withoutLoopbackPort(value: string): string | undefined {
+  const url = URL.parse(value);
+  if (!url || url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname) || url.username || url.password || value.includes('#')) return undefined;
+  // Compare the text after the authority as written, so a path that URL would normalise still has to match exactly.
+  const rest = value.slice('http://'.length).replace(/^[^/?]*/, '');
+  return `http://${url.hostname}${rest}`;
+}
 
 /** Why a redirect or post-logout URI is refused, or undefined when it is acceptable. */
 export function redirectUriProblem(value: string): string | undefined {
@@ -64,7 +96,7 @@ export function checkClientConfiguration(
   for (const [field, uris] of [['redirectUris', input.redirectUris], ['postLogoutRedirectUris', postLogoutRedirectUris]] as const) {
     if (uris.length > CLIENT_LIMITS.maxRedirectUris) fieldErrors[field] = `at most ${CLIENT_LIMITS.maxRedirectUris} URIs`;
     uris.forEach((uri, index) => {
-      const problem = redirectUriProblem(uri);
+      const problem = redirectUriProblem(uri) ?? (clientType === 'native' ? nativeRedirectUriProblem(uri) : undefined);
       if (problem && !fieldErrors[field]) fieldErrors[field] = `item ${index}: ${problem}`;
     });
     if (!fieldErrors[field] && new Set(uris).size !== uris.length) fieldErrors[field] = 'must not contain duplicates';
@@ -75,7 +107,7 @@ export function checkClientConfiguration(
   else if (!input.scopeWhitelist.includes('openid')) fieldErrors.scopeWhitelist = 'must contain openid';
   else if (clientType === 'spa' && input.scopeWhitelist.includes('offline_access')) fieldErrors.scopeWhitelist = 'a spa client cannot have offline_access';
 
-  if (clientType === 'spa' && input.requirePkce === false) fieldErrors.requirePkce = 'a spa client always requires PKCE';
+  if (isPublicClientType(clientType) && input.requirePkce === false) fieldErrors.requirePkce = `a ${clientType} client always requires PKCE`;
 
   if (Object.keys(fieldErrors).length > 0) return { ok: false, fieldErrors };
   return {
@@ -84,7 +116,7 @@ export function checkClientConfiguration(
       redirectUris: input.redirectUris,
       postLogoutRedirectUris,
       scopeWhitelist: SCOPES.filter((s) => input.scopeWhitelist.includes(s)),
-      requirePkce: clientType === 'spa' ? true : (input.requirePkce ?? true),
+      requirePkce: isPublicClientType(clientType) ? true : (input.requirePkce ?? true),
     },
   };
 }

@@ -26,7 +26,7 @@ export interface StoredClientSecret {
 }
 
 export interface SesameClientFields {
-  sesame_client_type?: 'web' | 'spa';
+  sesame_client_type?: 'web' | 'spa' | 'native';
   sesame_require_pkce?: boolean;
   /** Read with the client, so /token authenticates it without a query of its own. */
   sesame_secrets?: StoredClientSecret[];
@@ -86,13 +86,14 @@ function toMetadata(rows: ClientRow[]): AdapterPayload | undefined {
   const postLogoutRedirectUris = JSON.parse(row.post_logout_redirect_uris) as string[];
   const scopes = JSON.parse(row.scope_whitelist) as Scope[];
   const web = row.client_type === 'web';
-  const refreshTokens = web && scopes.includes('offline_access');
+  const native = row.client_type === 'native';
+  const refreshTokens = (web || native) && scopes.includes('offline_access');
 
   const metadata: AdapterPayload & SesameClientFields = {
     client_id: row.client_id,
     client_name: row.display_name,
     // Private-use schemes (com.example.app:/cb) are only valid for native clients in oidc-provider.
-    application_type: [...redirectUris, ...postLogoutRedirectUris].every(isWebUri) ? 'web' : 'native',
+    application_type: !native && [...redirectUris, ...postLogoutRedirectUris].every(isWebUri) ? 'web' : 'native',
     redirect_uris: redirectUris,
     post_logout_redirect_uris: postLogoutRedirectUris,
     response_types: ['code'],
@@ -103,7 +104,7 @@ function toMetadata(rows: ClientRow[]): AdapterPayload | undefined {
       ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: SECRET_PLACEHOLDER, client_secret_expires_at: 0, sesame_secrets: storedSecretsOf(rows) }
       : { token_endpoint_auth_method: 'none' }),
     sesame_client_type: row.client_type,
-    sesame_require_pkce: row.client_type === 'spa' || row.require_pkce === 1,
+    sesame_require_pkce: !web || row.require_pkce === 1,
   };
   return metadata;
 }

@@ -97,7 +97,7 @@ export function checkClientsDocument(document: unknown): CheckedEntry[] {
     if (first !== undefined) fieldErrors[`${prefix}.clientId`] = `duplicates clients[${first}].clientId`;
     seen.set(entry.clientId, first ?? index);
     if (entry.clientType === 'web' && entry.clientSecret === undefined) fieldErrors[`${prefix}.clientSecret`] = 'is required for a web client';
-    if (entry.clientType === 'spa' && entry.clientSecret !== undefined) fieldErrors[`${prefix}.clientSecret`] = 'must not be set: a spa client is public and has no secret';
+    if (entry.clientType !== 'web' && entry.clientSecret !== undefined) fieldErrors[`${prefix}.clientSecret`] = `must not be set: a ${entry.clientType} client is public and has no secret`;
     const registration = checkRegistrationInput(entry);
     if (!registration.ok) {
       for (const [field, message] of Object.entries(registration.fieldErrors)) fieldErrors[`${prefix}.${field}`] = message;

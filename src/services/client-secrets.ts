@@ -39,7 +39,7 @@ export function createClientSecretService({ db, clock }: ServiceDeps) {
       return db.transaction().execute(async (trx) => {
         const { row } = await openClientWrite(trx, actor, projectId, clientId, input.clientVersion);
         if (row.client_type !== 'web') {
-          throw new AppError('invalid_client_type', 'Only web clients have secrets; a spa client is public and authenticates with PKCE alone.');
+          throw new AppError('invalid_client_type', `Only web clients have secrets; a ${row.client_type} client is public and authenticates with PKCE alone.`);
         }
         const graceSeconds = checkGracePeriod(input.gracePeriodSeconds);
         const now = clock.now();

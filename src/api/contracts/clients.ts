@@ -11,7 +11,7 @@ const uriList = (description: string) =>
 
 // Scopes and URIs are typed here but judged by the domain rules, so every problem comes back as invalid_client_metadata.
 const scopeList = z.array(z.string().meta({ enum: [...SCOPES] })).meta({
-  description: `Allowed scopes: ${SCOPES.join(', ')}. Must contain openid; a spa client cannot have offline_access.`,
+  description: `Allowed scopes: ${SCOPES.join(', ')}. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them.`,
 });
 
 export const secretInfoJson = z
@@ -28,7 +28,7 @@ export const clientJson = z
   .object({
     clientId: z.string().meta({ description: 'The OIDC `client_id`.' }),
     projectId: z.string(),
-    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web`: confidential, authenticates with client_secret_basic. `spa`: public, no secret, PKCE always.' }),
+    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web`: confidential, authenticates with client_secret_basic. `spa`: public, no secret, PKCE always. `native`: an installed app or AI assistant; public, PKCE always, loopback redirect URIs match any port.' }),
     displayName: z.string(),
     description: z.string(),
     redirectUris: z.array(z.string()),
@@ -116,7 +116,7 @@ const configurationFields = {
   ),
   postLogoutRedirectUris: uriList('Where /session/end may send the user back; the same URI rules.').optional(),
   scopeWhitelist: scopeList,
-  requirePkce: z.boolean().optional().meta({ description: 'Defaults to true. Only a web client may set false; a spa client always requires PKCE (S256).' }),
+  requirePkce: z.boolean().optional().meta({ description: 'Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256).' }),
 };
 
 const typeGuard = z
@@ -126,7 +126,7 @@ const typeGuard = z
 
 export const registerClientRequest = z
   .object({
-    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web` (confidential, gets a secret) or `spa` (public, no secret).' }),
+    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web` (confidential, gets a secret), `spa` (public, no secret) or `native` (an installed app or AI assistant: public, no secret, loopback or private-use-scheme redirect URIs).' }),
     displayName: z.string().meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength }),
     description: z.string().optional().meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength }),
     ...configurationFields,

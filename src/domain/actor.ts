@@ -1,4 +1,4 @@
-export type Surface = 'console' | 'agent' | 'cli' | 'system';
+export type Surface = 'console' | 'agent' | 'mcp' | 'cli' | 'system';
 
 /** Who asks: every service function takes one and decides permissions from it. */
 export interface Actor {
@@ -6,6 +6,13 @@ export interface Actor {
   isAdmin: boolean;
   surface: Surface;
   ip: string | null;
+  /** The assistant (native client) whose OAuth access token made the request; audited as viaClientId. */
+  viaClientId?: string | null;
+  /**
+   * The assistant scopes of that token (sesame:read, sesame:write, sesame:admin); undefined for a
+   * password session or cookie, which the person's role alone bounds.
+   */
+  scopes?: readonly string[];
 }
 
 export const systemActor: Actor = { subjectId: null, isAdmin: true, surface: 'system', ip: null };

@@ -31,6 +31,7 @@ export function toAuditLogEntry(row: AuditLogRow & { actor_account: string | nul
     before: parseJson(row.before_json),
     after: parseJson(row.after_json),
     ip: row.ip,
+    viaClientId: row.via_client_id,
   };
 }
 

@@ -30,5 +30,6 @@ export async function writeAudit(target: Repositories | Transaction<Database>, c
     projectId: entry.projectId ?? null,
     before: entry.before ?? null,
     after: entry.after ?? null,
+    viaClientId: actor.viaClientId ?? null,
   });
 }

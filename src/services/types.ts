@@ -72,4 +72,6 @@ export interface AuditLogEntry {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   ip: string | null;
+  /** The assistant (native client) whose token made the change; null otherwise. */
+  viaClientId: string | null;
 }

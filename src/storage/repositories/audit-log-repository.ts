@@ -14,6 +14,8 @@ export interface AuditRecord {
   /** The changed fields before and after; never a secret, digest or password hash. */
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  /** The assistant whose token made the change; null otherwise. */
+  viaClientId: string | null;
 }
 
 export interface AuditLogRepository {
@@ -36,6 +38,7 @@ export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (
         before_json: record.before ? JSON.stringify(record.before) : null,
         after_json: record.after ? JSON.stringify(record.after) : null,
         ip: record.ip,
+        via_client_id: record.viaClientId,
       })
       .execute();
   },

@@ -49,3 +49,9 @@ export function grantableScopes(requested: readonly string[], options: { isAdmin
   if (options.readOnly) return asked.length > 0 ? ['sesame:read'] : [];
   return asked.filter((scope) => scope !== 'sesame:admin' || options.isAdmin);
 }
+
+/** A resource's indicator (the token audience) and its RFC 9728 metadata address, under the issuer. */
+export function assistantResourceUrls(issuer: string, resource: AssistantResource): { resource: string; metadataUrl: string } {
+  const path = ASSISTANT_RESOURCE_PATHS[resource];
+  return { resource: `${issuer}${path}`, metadataUrl: `${issuer}/.well-known/oauth-protected-resource${path}` };
+}

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import { verifyAssistantToken, type VerifiedAssistantToken } from './assistant-token-verifier.ts';
 import { buildProvider, type OidcDeps } from './provider.ts';
 import { loadSigningJwks, signingKeysFingerprint, type SigningJwks } from './signing-keys.ts';
 
@@ -13,6 +14,8 @@ export interface LiveProvider {
    * in the database, so swapping instances loses nothing. Returns whether the keys changed.
    */
   refreshSigningKeys(): Promise<boolean>;
+  /** An assistant's OAuth access token for `resource` ({issuer}/mcp or {issuer}/api/agent), checked now; undefined when not usable there. */
+  verifyAssistantToken(token: string, resource: string): Promise<VerifiedAssistantToken | undefined>;
 }
 
 export async function createLiveProvider(deps: OidcDeps): Promise<LiveProvider> {
@@ -23,6 +26,7 @@ export async function createLiveProvider(deps: OidcDeps): Promise<LiveProvider> 
   return {
     current: () => provider,
     handle: (req, res) => callback(req, res),
+    verifyAssistantToken: (token, resource) => verifyAssistantToken(provider, deps.services, token, resource),
     async refreshSigningKeys() {
       if ((await signingKeysFingerprint(deps.db, deps.clock)) === jwks.fingerprint) return false;
       const next = await load();

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AnyOperation, SignedIn } from '../api/operation.ts';
 import { refuseOutsideTokenScope } from '../api/operation-scope.ts';
-import { parseRequestPart, refuseUnexpectedBody } from '../api/request-validation.ts';
+import { parseRequestPart } from '../api/request-validation.ts';
 import type { Actor } from '../domain/actor.ts';
 import { AppError } from '../errors.ts';
 import { databaseFaultToAppError } from '../ops/database-faults.ts';
@@ -26,8 +26,8 @@ export interface ToolCallContext {
 
 const LOCATIONS: Record<RequestPart, 'path' | 'query' | 'body'> = { params: 'path', query: 'query', body: 'body' };
 
-/** Splits the flat arguments into path, query and body; a name the operation does not know is refused like an unknown body field. */
-function splitArguments(operation: AnyOperation, args: Record<string, unknown>): Record<RequestPart, Record<string, unknown> | undefined> {
+/** Splits the flat arguments into path, query and body; names the operation does not know come back apart. */
+function splitArguments(operation: AnyOperation, args: Record<string, unknown>) {
   const parts = argumentParts(operation);
   const split: Record<RequestPart, Record<string, unknown> | undefined> = { params: undefined, query: undefined, body: undefined };
   const unknown: Record<string, string> = {};
@@ -36,8 +36,30 @@ function splitArguments(operation: AnyOperation, args: Record<string, unknown>):
     if (!part) unknown[name] = 'is not a known argument; remove it';
     else (split[part] ??= {})[name] = value;
   }
-  if (Object.keys(unknown).length > 0) throw new AppError('invalid_request', `Some arguments are not part of ${operation.operationId}; see field_errors.`, { fieldErrors: unknown });
-  return split;
+  return { split, unknown };
+}
+
+/** Parses every part, so one answer names every problem of the call, as a REST answer does. */
+function parseArguments(operation: AnyOperation, args: Record<string, unknown>): Record<RequestPart, unknown> {
+  const { split, unknown } = splitArguments(operation, args);
+  const fieldErrors: Record<string, string> = { ...unknown };
+  const descriptions: string[] = [];
+  const parsed: Record<RequestPart, unknown> = { params: undefined, query: undefined, body: undefined };
+  for (const part of ['params', 'query', 'body'] as const) {
+    const schema = operation[part] as z.ZodType | undefined;
+    if (!schema) continue;
+    try {
+      parsed[part] = parseRequestPart(schema, split[part] ?? {}, LOCATIONS[part]);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
+      Object.assign(fieldErrors, error.fieldErrors ?? {});
+      if (!error.fieldErrors) descriptions.push(error.message);
+    }
+  }
+  if (Object.keys(fieldErrors).length > 0 || descriptions.length > 0) {
+    throw new AppError('invalid_request', descriptions.join(' ') || `Some arguments of ${operation.operationId} are invalid; see field_errors, fix them and call again.`, { fieldErrors });
+  }
+  return parsed;
 }
 
 function toAppError(error: unknown): AppError {
@@ -53,16 +75,11 @@ function toAppError(error: unknown): AppError {
 export async function callOperationTool(operation: AnyOperation, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult> {
   try {
     refuseOutsideTokenScope(operation, context.actor);
-    const split = splitArguments(operation, args);
-    const parse = (part: RequestPart) => {
-      const schema = operation[part] as z.ZodType | undefined;
-      return schema ? parseRequestPart(schema, split[part] ?? {}, LOCATIONS[part]) : undefined;
-    };
-    if (!operation.body) refuseUnexpectedBody(split.body);
+    const parsed = parseArguments(operation, args);
     const result: unknown = await operation.handle({
-      params: parse('params'),
-      query: parse('query'),
-      body: parse('body'),
+      params: parsed.params,
+      query: parsed.query,
+      body: parsed.body,
       actor: context.actor,
       signedIn: context.signedIn,
       services: context.services,

@@ -80,7 +80,7 @@ If your client speaks OAuth 2.1 (as MCP clients do) and a Sesame administrator r
 
 Over MCP (\`${baseUrl.replace(/\/api\/agent$/, '')}/mcp\`) the same flow applies with \`resource\` = that MCP address, and every operation below is a tool named by its operationId.
 
-### With a password
+### Logging in and out with a password
 
 1. Before asking for credentials, tell the person the caveats in section 9, and ask only if they agree.
 2. \`POST /auth/login\` with \`{"account": "...", "password": "..."}\`. The answer is \`{accessToken, tokenType: "Bearer", expiresIn: ${SESSION_LIFETIME_SECONDS}, user: {subjectId, account, displayName, isAdmin}, clientSecretPolicy: {defaultGraceSeconds: ${graceDefault}, maxGraceSeconds: ${graceMax}}}\`.

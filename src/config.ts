@@ -58,6 +58,7 @@ const environmentSchema = z.object({
     .refine((v) => /^(postgres|postgresql):\/\//.test(v) || v.startsWith('sqlite:'), 'must be postgres://... or sqlite:PATH'),
   REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
   OIDC_AGENT_API_ENABLED: optionalText.pipe(booleanText.optional()),
+  SESAME_MCP_ENABLED: optionalText.pipe(booleanText.optional()),
   OIDC_KEY_ENCRYPTION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   OIDC_COOKIE_KEYS: optionalText.transform((v) => v?.split(',').map((k) => k.trim()).filter(Boolean)).pipe(
     z.array(z.string().min(32, 'each key must be at least 32 characters')).min(1).optional(),
@@ -101,6 +102,8 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
     agentApiEnabled: env.OIDC_AGENT_API_ENABLED ?? !production,
+    /** Whoever enabled the Agent API for assistants meant MCP assistants too, unless told otherwise. */
+    mcpEnabled: env.SESAME_MCP_ENABLED ?? env.OIDC_AGENT_API_ENABLED ?? !production,
     /** Unset outside production: generated on first start and kept in the database. */
     keyEncryptionSecret: env.OIDC_KEY_ENCRYPTION_SECRET,
     /** Unset outside production: generated on first start and kept in the database. */

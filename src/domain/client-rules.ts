@@ -1,4 +1,4 @@
-import { CLIENT_LIMITS, SCOPES, SECRET_POLICY, type ClientConfiguration, type ClientType } from './clients.ts';
+import { CLIENT_LIMITS, isPublicClientType, SCOPES, SECRET_POLICY, type ClientConfiguration, type ClientType } from './clients.ts';
 
 // The rules a client's fields follow, in their own words. The zod contracts apply them (so every path
 // that takes a client, both APIs and the first-deployment import, answers the same message); services
@@ -25,6 +25,35 @@ export function redirectUriProblem(value: string): string | undefined {
   return 'must be https, loopback http, or a private-use scheme such as com.example.app:/callback';
 }
 
+/**
+ * A native app (RFC 8252) receives its code on a loopback port it picks at run time, or through a
+ * private-use scheme; an https redirect would belong to a web server, which a native client is not.
+ */
+export function nativeRedirectUriProblem(value: string): string | undefined {
+  const url = URL.parse(value);
+  if (!url || url.protocol !== 'https:') return undefined;
+  return 'a native client redirects to loopback http (http://127.0.0.1/..., http://[::1]/..., http://localhost/...) or a private-use scheme, not https';
+}
+
+/**
+ * RFC 8252 7.3: a loopback redirect URI of a native client matches with any port; scheme, host,
+ * path and query must be as registered. Every other URI, and every URI of web and spa clients,
+ * matches exactly.
+ */
+export function nativeRedirectUriMatches(registered: string, requested: string): boolean {
+  if (registered === requested) return true;
+  const a = withoutLoopbackPort(registered);
+  return a !== undefined && a === withoutLoopbackPort(requested);
+}
+
+function withoutLoopbackPort(value: string): string | undefined {
+  const url = URL.parse(value);
+  if (!url || url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname) || url.username || url.password || value.includes('#')) return undefined;
+  // Compare the text after the authority as written, so a path that URL would normalise still has to match exactly.
+  const rest = value.slice('http://'.length).replace(/^[^/?]*/, '');
+  return `http://${url.hostname}${rest}`;
+}
+
 /** Why a list of redirect URIs (`required`) or post-logout redirect URIs is refused. */
 export function uriListProblem(uris: readonly string[], options: { required: boolean }): string | undefined {
   if (options.required && uris.length === 0) return 'at least one redirect URI is required';
@@ -44,11 +73,23 @@ export function scopeWhitelistProblem(scopes: readonly string[]): string | undef
   return undefined;
 }
 
-/** The rules that depend on the client's type: a spa is public, so no refresh tokens and PKCE always. */
-export function clientTypeProblems(clientType: ClientType, input: { scopeWhitelist: readonly string[]; requirePkce?: boolean | undefined }): Record<string, string> {
+/**
+ * The rules that depend on the client's type: public clients (spa, native) use PKCE always; a spa
+ * gets no refresh tokens; a native client redirects to loopback http or a private-use scheme.
+ */
+export function clientTypeProblems(
+  clientType: ClientType,
+  input: { redirectUris?: readonly string[] | undefined; postLogoutRedirectUris?: readonly string[] | undefined; scopeWhitelist: readonly string[]; requirePkce?: boolean | undefined },
+): Record<string, string> {
   const problems: Record<string, string> = {};
   if (clientType === 'spa' && input.scopeWhitelist.includes('offline_access')) problems.scopeWhitelist = 'a spa client cannot have offline_access';
-  if (clientType === 'spa' && input.requirePkce === false) problems.requirePkce = 'a spa client always requires PKCE';
+  if (isPublicClientType(clientType) && input.requirePkce === false) problems.requirePkce = `a ${clientType} client always requires PKCE`;
+  if (clientType === 'native') {
+    for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
+      const index = (input[field] ?? []).findIndex((uri) => nativeRedirectUriProblem(uri) !== undefined);
+      if (index >= 0) problems[field] = `item ${index}: ${nativeRedirectUriProblem(input[field]![index]!)!}`;
+    }
+  }
   return problems;
 }
 
@@ -82,6 +123,6 @@ export function normalizeConfiguration(
     redirectUris: input.redirectUris,
     postLogoutRedirectUris: input.postLogoutRedirectUris ?? [],
     scopeWhitelist: SCOPES.filter((scope) => input.scopeWhitelist.includes(scope)),
-    requirePkce: clientType === 'spa' ? true : (input.requirePkce ?? true),
+    requirePkce: isPublicClientType(clientType) ? true : (input.requirePkce ?? true),
   };
 }

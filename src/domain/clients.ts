@@ -1,4 +1,4 @@
-export const CLIENT_TYPES = ['web', 'spa'] as const;
+export const CLIENT_TYPES = ['web', 'spa', 'native'] as const;
 export type ClientType = (typeof CLIENT_TYPES)[number];
 
 export const SCOPES = ['openid', 'profile', 'email', 'student', 'offline_access'] as const;
@@ -27,3 +27,6 @@ export interface ClientConfiguration {
   scopeWhitelist: Scope[];
   requirePkce: boolean;
 }
+
+/** Public clients: no secret, PKCE S256 always. */
+export const isPublicClientType = (clientType: ClientType): boolean => clientType !== 'web';

@@ -19,7 +19,7 @@ const SECRET_PLACEHOLDER = randomBase62(43);
 export const SESAME_CLIENT_METADATA = ['sesame_client_type', 'sesame_require_pkce', 'sesame_secrets'] as const;
 
 export interface SesameClientFields {
-  sesame_client_type?: 'web' | 'spa';
+  sesame_client_type?: 'web' | 'spa' | 'native';
   sesame_require_pkce?: boolean;
   /** Read with the client, so /token authenticates it without a query of its own. */
   sesame_secrets?: StoredSecretForBridge[];
@@ -46,13 +46,14 @@ function toMetadata({ client, projectStatus, secrets }: ProtocolClient): Adapter
 
   const { redirectUris, postLogoutRedirectUris, scopeWhitelist: scopes } = client;
   const web = client.clientType === 'web';
-  const refreshTokens = web && scopes.includes('offline_access');
+  const native = client.clientType === 'native';
+  const refreshTokens = (web || native) && scopes.includes('offline_access');
 
   const metadata: AdapterPayload & SesameClientFields = {
     client_id: client.clientId,
     client_name: client.displayName,
     // Private-use schemes (com.example.app:/cb) are only valid for native clients in oidc-provider.
-    application_type: [...redirectUris, ...postLogoutRedirectUris].every(isWebUri) ? 'web' : 'native',
+    application_type: !native && [...redirectUris, ...postLogoutRedirectUris].every(isWebUri) ? 'web' : 'native',
     redirect_uris: redirectUris,
     post_logout_redirect_uris: postLogoutRedirectUris,
     response_types: ['code'],
@@ -63,7 +64,7 @@ function toMetadata({ client, projectStatus, secrets }: ProtocolClient): Adapter
       ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: SECRET_PLACEHOLDER, client_secret_expires_at: 0, sesame_secrets: secrets.map(forBridge) }
       : { token_endpoint_auth_method: 'none' }),
     sesame_client_type: client.clientType,
-    sesame_require_pkce: client.clientType === 'spa' || client.requirePkce,
+    sesame_require_pkce: !web || client.requirePkce,
   };
   return metadata;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { registerProtectedResourceMetadata } from './assistant-discovery.ts';
 import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import { interactionRoutes } from './interactions.ts';
 import { createLiveProvider, type LiveProvider } from './live-provider.ts';
@@ -55,6 +56,17 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   for (const [url, method] of PROVIDER_ROUTES) {
     app.route({ method, url, onRequest: forward, handler: async () => undefined });
   }
+  // RFC 8414 metadata, which OAuth clients (MCP's among them) look for first: the same document as OpenID discovery.
+  app.route({
+    method: ['GET', 'OPTIONS'],
+    url: '/.well-known/oauth-authorization-server',
+    onRequest: async (request, reply) => {
+      request.raw.url = '/.well-known/openid-configuration';
+      await forward(request, reply);
+    },
+    handler: async () => undefined,
+  });
+  registerProtectedResourceMetadata(app, deps.config);
   await app.register(interactionRoutes, { live, deps, issuer });
 
   const refresh = setInterval(() => {

@@ -25,5 +25,6 @@ export async function writeAudit(repos: Repositories, clock: Clock, actor: Actor
     projectId: entry.projectId ?? null,
     before: entry.before ?? null,
     after: entry.after ?? null,
+    viaClientId: actor.viaClientId ?? null,
   });
 }

@@ -30,8 +30,8 @@ const importedClientSchema = registerClientRequest
   })
   .superRefine((entry, ctx) => {
     if (entry.clientType === 'web' && entry.clientSecret === undefined) ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'is required for a web client' });
-    if (entry.clientType === 'spa' && entry.clientSecret !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'must not be set: a spa client is public and has no secret' });
+    if (entry.clientType !== 'web' && entry.clientSecret !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: `must not be set: a ${entry.clientType} client is public and has no secret` });
     }
   });
 

@@ -27,7 +27,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
       return store.transaction(async (repos) => {
         const { client: current } = await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
         if (current.clientType !== 'web') {
-          throw new AppError('invalid_client_type', 'Only web clients have secrets; a spa client is public and authenticates with PKCE alone.');
+          throw new AppError('invalid_client_type', `Only web clients have secrets; a ${current.clientType} client is public and authenticates with PKCE alone.`);
         }
         const graceSeconds = input.gracePeriodSeconds ?? SECRET_POLICY.defaultGraceSeconds;
         const now = clock.now();

@@ -42,8 +42,9 @@ export function bodyFromDraft(draft: ConfigDraft): ClientConfigBody {
   };
 }
 
-/** A draft made valid for a type: a spa client always requires PKCE and never has offline_access. */
+/** A draft made valid for a type: spa and native clients always require PKCE; a spa never has offline_access. */
 export function fitDraftToType(draft: ConfigDraft, clientType: ClientType): ConfigDraft {
+  if (clientType === 'native') return { ...draft, requirePkce: true };
   if (clientType !== 'spa') return draft;
   return { ...draft, requirePkce: true, scopeWhitelist: draft.scopeWhitelist.filter((scope) => scope !== 'offline_access') };
 }

@@ -40,7 +40,7 @@ const uriList = (description: string, required: boolean) =>
 const scopeList = z
   .array(z.string().meta({ enum: [...SCOPES] }))
   .superRefine(rule(scopeWhitelistProblem, CLIENT_METADATA_PROBLEM))
-  .meta({ description: `Allowed scopes: ${SCOPES.join(', ')}. Must contain openid; a spa client cannot have offline_access.` });
+  .meta({ description: `Allowed scopes: ${SCOPES.join(', ')}. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them.` });
 
 export const secretInfoJson = z
   .object({
@@ -56,7 +56,7 @@ export const clientJson = z
   .object({
     clientId: z.string().meta({ description: 'The OIDC `client_id`.' }),
     projectId: z.string(),
-    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web`: confidential, authenticates with client_secret_basic. `spa`: public, no secret, PKCE always.' }),
+    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web`: confidential, authenticates with client_secret_basic. `spa`: public, no secret, PKCE always. `native`: an installed app or AI assistant; public, PKCE always, loopback redirect URIs match any port.' }),
     displayName: z.string(),
     description: z.string(),
     redirectUris: z.array(z.string()),
@@ -145,7 +145,7 @@ const configurationFields = {
   ),
   postLogoutRedirectUris: uriList('Where /session/end may send the user back; the same URI rules.', false).optional(),
   scopeWhitelist: scopeList,
-  requirePkce: z.boolean().optional().meta({ description: 'Defaults to true. Only a web client may set false; a spa client always requires PKCE (S256).' }),
+  requirePkce: z.boolean().optional().meta({ description: 'Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256).' }),
 };
 
 const typeGuard = z
@@ -154,7 +154,7 @@ const typeGuard = z
   .meta({ description: 'Optional; if given it must be the client\'s current type. A client\'s type never changes (409 invalid_client_type).' });
 
 /** The rules between fields, which depend on the client's type (a revision's are checked against the stored type). */
-export function checkClientTypeRules(body: { clientType: (typeof CLIENT_TYPES)[number]; scopeWhitelist: string[]; requirePkce?: boolean | undefined }, ctx: z.RefinementCtx) {
+export function checkClientTypeRules(body: { clientType: (typeof CLIENT_TYPES)[number]; redirectUris?: string[]; postLogoutRedirectUris?: string[] | undefined; scopeWhitelist: string[]; requirePkce?: boolean | undefined }, ctx: z.RefinementCtx) {
   for (const [field, message] of Object.entries(clientTypeProblems(body.clientType, body))) {
     ctx.addIssue({ code: 'custom', path: [field], message, params: CLIENT_METADATA_PROBLEM });
   }
@@ -163,7 +163,7 @@ export function checkClientTypeRules(body: { clientType: (typeof CLIENT_TYPES)[n
 /** Registration, shared with the first-deployment import (services/client-import.ts), which extends it. */
 export const registerClientRequest = z
   .object({
-    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web` (confidential, gets a secret) or `spa` (public, no secret).' }),
+    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web` (confidential, gets a secret), `spa` (public, no secret) or `native` (an installed app or AI assistant: public, no secret, loopback or private-use-scheme redirect URIs).' }),
     displayName: displayNameField,
     description: descriptionField.optional(),
     ...configurationFields,

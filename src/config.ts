@@ -31,6 +31,12 @@ export const rateLimitDefaults = {
 // Named ranges that Fastify's proxy-addr understands.
 const TRUST_PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
+/**
+ * How long a stopping instance keeps serving with /health/ready at 503: longer than a load balancer
+ * takes to notice (two failed probes 5 s apart, the usual settings), short enough for a rolling deploy.
+ */
+export const SHUTDOWN_GRACE_DEFAULT_SECONDS = 10;
+
 /** How often an instance re-reads the published signing keys, so a rotation made elsewhere (the CLI, another instance) is served within it. */
 export const SIGNING_KEY_REFRESH_DEFAULT_SECONDS = 30;
 
@@ -77,6 +83,7 @@ const environmentSchema = z.object({
   TOKEN_RATE_PER_IP: limitCount(),
   TOKEN_RATE_WINDOW_SECONDS: windowSeconds(),
   SIGNING_KEY_REFRESH_SECONDS: windowSeconds(),
+  SHUTDOWN_GRACE_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>({ error: 'must be a number of seconds' }).int('must be a whole number of seconds').min(0, 'must be 0 or more').max(600, 'must be at most 600 seconds').optional()),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
@@ -111,6 +118,7 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
     signingKeyRefreshSeconds: env.SIGNING_KEY_REFRESH_SECONDS ?? SIGNING_KEY_REFRESH_DEFAULT_SECONDS,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? SHUTDOWN_GRACE_DEFAULT_SECONDS,
     rateLimits: {
       signIn: {
         perAccount: env.SIGNIN_MAX_FAILURES_PER_ACCOUNT ?? rateLimitDefaults.signIn.perAccount,

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './domain/clock.ts';
+import { installGracefulShutdown } from './ops/graceful-shutdown.ts';
 import { prepareInstance } from './startup.ts';
 import { createServices } from './services/index.ts';
 import { openDatabase } from './storage/database.ts';
@@ -15,17 +16,9 @@ async function main(): Promise<void> {
   const services = createServices({ db, engine, clock: systemClock });
   const prepared = await prepareInstance({ config, db, clock: systemClock, services });
   const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets });
+  installGracefulShutdown(app, { graceSeconds: config.shutdownGraceSeconds, afterClose: close });
   await app.listen({ port: config.port, host: config.host });
   printStartup(config, prepared, app.server.address());
-
-  const shutdown = async (signal: string) => {
-    process.stdout.write(`sesame: ${signal} received, finishing in-flight requests\n`);
-    await app.close();
-    await close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

@@ -7,6 +7,7 @@ import type { Services } from '../services/index.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
+import { databaseUnavailableAnswers } from './database-unavailable.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoggedOutPage, renderLogoutPage } from './pages/logout-page.ts';
@@ -189,7 +190,11 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
   installSecretsBridge(provider, { db, clock });
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);
-  provider.on('server_error', (_ctx, error) => deps.log?.error({ err: error }, 'oidc-provider server error'));
+  const databaseUnavailable = databaseUnavailableAnswers(deps.log);
+  provider.use(databaseUnavailable.middleware);
+  provider.on('server_error', (ctx, error) => {
+    if (!databaseUnavailable.noteServerError(ctx, error)) deps.log?.error({ err: error }, 'oidc-provider server error');
+  });
   provider.on('grant.success', (ctx) => {
     const clientId = ctx.oidc.client?.clientId;
     if (clientId) deps.onTokenIssued?.({ clientId, grantType: String(ctx.oidc.params?.grant_type ?? '') });

@@ -10,9 +10,12 @@ import { printStartup } from './startup-output.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Migrations get a connection of their own, without the per-statement timeouts that bound requests.
+  const migrating = openDatabase(config.databaseUrl, { statementTimeouts: false });
+  process.stdout.write(`sesame: database ${migrating.engine}, applying migrations\n`);
+  await migrateToLatest(migrating.db);
+  await migrating.close();
   const { db, engine, close } = openDatabase(config.databaseUrl);
-  process.stdout.write(`sesame: database ${engine}, applying migrations\n`);
-  await migrateToLatest(db);
   const services = createServices({ db, engine, clock: systemClock });
   const prepared = await prepareInstance({ config, db, clock: systemClock, services });
   const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets });

@@ -28,6 +28,8 @@ export interface OidcDeps {
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Told of every token endpoint grant that issued tokens (metrics and the per-client token limit). */
   onTokenIssued?: (grant: { clientId: string; grantType: string }) => void;
+  /** Koa middleware run around each provider route, innermost last (the token endpoint's failure counts). */
+  middleware?: ((ctx: Ctx, next: () => Promise<unknown>) => Promise<void>)[];
 }
 
 type Ctx = KoaContextWithOIDC;
@@ -192,6 +194,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
   provider.use(providerResponseHeaders);
   const databaseUnavailable = databaseUnavailableAnswers(deps.log);
   provider.use(databaseUnavailable.middleware);
+  for (const middleware of deps.middleware ?? []) provider.use(middleware);
   provider.on('server_error', (ctx, error) => {
     if (!databaseUnavailable.noteServerError(ctx, error)) deps.log?.error({ err: error }, 'oidc-provider server error');
   });

@@ -6,7 +6,7 @@ import { interactionRoutes } from './interactions.ts';
 import { createLiveProvider, type LiveProvider } from './live-provider.ts';
 import { STYLESHEET_PATH } from './pages/layout.ts';
 import type { OidcDeps } from './provider.ts';
-import { refuseTokenRequestOverLimit } from '../rate-limit/token-endpoint-limit.ts';
+import { countTokenFailures, refuseTokenRequestOverLimit } from '../rate-limit/token-endpoint-limit.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,7 +42,8 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   const onTokenIssued: OidcDeps['onTokenIssued'] = (grant) => {
     app.rateLimits.token.recordIssued(grant).catch((error: unknown) => app.log.warn({ err: error }, 'could not count an issued token'));
   };
-  const live = await createLiveProvider({ ...deps, log: deps.log ?? app.log, onTokenIssued });
+  const middleware = [countTokenFailures(app.rateLimits.token, app.log)];
+  const live = await createLiveProvider({ ...deps, log: deps.log ?? app.log, onTokenIssued, middleware });
   app.decorate('oidc', live);
   // createLiveProvider throws when it cannot load a signing key, so from here on the keys are loaded.
   app.readiness.addFlag('signingKeys', true);

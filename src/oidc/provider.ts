@@ -10,6 +10,7 @@ import type { Store } from '../storage/store.ts';
 import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
 import { resourceIndicatorsFeature } from './assistant-resources.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
+import { databaseUnavailableAnswers } from './database-unavailable.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoggedOutPage, renderLogoutPage } from './pages/logout-page.ts';
@@ -30,6 +31,8 @@ export interface OidcDeps {
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Told of every token endpoint grant that issued tokens (metrics and the per-client token limit). */
   onTokenIssued?: (grant: { clientId: string; grantType: string }) => void;
+  /** Koa middleware run around each provider route, innermost last (the token endpoint's failure counts). */
+  middleware?: ((ctx: Ctx, next: () => Promise<unknown>) => Promise<void>)[];
 }
 
 type Ctx = KoaContextWithOIDC;
@@ -193,7 +196,12 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   installSecretsBridge(provider, { store, clock });
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);
-  provider.on('server_error', (_ctx, error) => deps.log?.error({ err: error }, 'oidc-provider server error'));
+  const databaseUnavailable = databaseUnavailableAnswers(deps.log);
+  provider.use(databaseUnavailable.middleware);
+  for (const middleware of deps.middleware ?? []) provider.use(middleware);
+  provider.on('server_error', (ctx, error) => {
+    if (!databaseUnavailable.noteServerError(ctx, error)) deps.log?.error({ err: error }, 'oidc-provider server error');
+  });
   provider.on('grant.success', (ctx) => {
     const clientId = ctx.oidc.client?.clientId;
     if (clientId) deps.onTokenIssued?.({ clientId, grantType: String(ctx.oidc.params?.grant_type ?? '') });

@@ -64,7 +64,9 @@ describe.each(TEST_ENGINES)('client rules on every path, on %s', (engine) => {
       [{ description: 'd'.repeat(2001) }, 'invalid_client_metadata', 'description', 'must be at most 2000 characters'],
       [{ clientType: 'spa', scopeWhitelist: ['openid', 'offline_access'] }, 'invalid_client_metadata', 'scopeWhitelist', 'a spa client cannot have offline_access'],
       [{ clientType: 'spa', requirePkce: false }, 'invalid_client_metadata', 'requirePkce', 'a spa client always requires PKCE'],
-      [{ clientType: 'native' }, 'invalid_request', 'clientType'],
+      [{ clientType: 'desktop' }, 'invalid_request', 'clientType'],
+      [{ clientType: 'native', redirectUris: ['https://rp.example.com/cb'] }, 'invalid_client_metadata', 'redirectUris'],
+      [{ clientType: 'native', redirectUris: ['http://127.0.0.1/cb'], requirePkce: false }, 'invalid_client_metadata', 'requirePkce', 'a native client always requires PKCE'],
       [{ redirectUris: 'https://rp.example.com/cb' }, 'invalid_request', 'redirectUris'],
     ];
     for (const [override, code, field, message] of cases) {

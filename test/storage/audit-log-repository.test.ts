@@ -73,6 +73,7 @@ describe.each(TEST_ENGINES)('audit log repository on %s', (engine) => {
         before: null,
         after: null,
         ip: null,
+        viaClientId: null,
       },
       {
         auditId: expect.any(String) as string,
@@ -86,6 +87,7 @@ describe.each(TEST_ENGINES)('audit log repository on %s', (engine) => {
         before: { name: 'Old' },
         after: { name: 'New', tags: ['x'] },
         ip: '192.0.2.1',
+        viaClientId: null,
       },
     ]);
   });

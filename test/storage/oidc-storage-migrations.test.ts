@@ -60,7 +60,8 @@ describe.each(TEST_ENGINES)('OIDC storage migrations of existing rows on %s', (e
     database = await createTestDatabase(engine);
     opened = openDatabase(database.url);
     await databaseBeforeDigests(opened);
-    expect(await migrateToLatest(opened.db)).toEqual(['20261126000000-oidc-payload-digests', '20261126000100-signing-key-signs-from']);
+    // The two that carry these rows over run (later ones may follow them).
+    expect(await migrateToLatest(opened.db)).toEqual(expect.arrayContaining(['20261126000000-oidc-payload-digests', '20261126000100-signing-key-signs-from']));
     store = createStore(opened.db, engine);
   });
   afterAll(async () => {

@@ -1,7 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Db, Engine } from './database.ts';
+import { accountLinkRepository, type AccountLinkRepository } from './repositories/account-link-repository.ts';
 import { auditLogRepository, type AuditLogRepository } from './repositories/audit-log-repository.ts';
 import { instanceSettingsRepository, type InstanceSettingsRepository } from './repositories/instance-settings-repository.ts';
+import { mailOutboxRepository, type MailOutboxRepository } from './repositories/mail-outbox-repository.ts';
 import { sessionRepository, type SessionRepository } from './repositories/session-repository.ts';
 import { userRepository, type UserRepository } from './repositories/user-repository.ts';
 import type { Database } from './schema.ts';
@@ -21,6 +23,8 @@ export interface Repositories {
   users: UserRepository;
   sessions: SessionRepository;
   instanceSettings: InstanceSettingsRepository;
+  accountLinks: AccountLinkRepository;
+  mailOutbox: MailOutboxRepository;
 }
 
 export interface Store {
@@ -37,12 +41,16 @@ export function createStore(db: Db, engine: Engine): Store {
     users: userRepository(db),
     sessions: sessionRepository(db),
     instanceSettings: instanceSettingsRepository(db),
+    accountLinks: accountLinkRepository(db),
+    mailOutbox: mailOutboxRepository(engine)(db),
   };
   const on = (executor: Executor): Repositories => ({
     auditLog: bound.auditLog(executor),
     users: bound.users(executor),
     sessions: bound.sessions(executor),
     instanceSettings: bound.instanceSettings(executor),
+    accountLinks: bound.accountLinks(executor),
+    mailOutbox: bound.mailOutbox(executor),
   });
   return {
     engine,

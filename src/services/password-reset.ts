@@ -58,7 +58,7 @@ export function createPasswordResetService({ store, clock, mail }: ServiceDeps) 
     },
 
     /** Sets the new password and ends every session of the person; a dead link changes nothing. */
-    async resetPassword(token: string, newPassword: string, from: { ip: string | null }): Promise<{ done: true } | { dead: DeadLinkReason }> {
+    async resetPassword(token: string, newPassword: string, from: { ip: string | null }): Promise<{ done: true; account: string } | { dead: DeadLinkReason }> {
       const first = await openAccountLink(store.repos, clock, token, 'password_reset');
       if ('dead' in first) return first;
       checkNewPassword(newPassword);
@@ -77,7 +77,7 @@ export function createPasswordResetService({ store, clock, mail }: ServiceDeps) 
         const actor: Actor = { subjectId: user.subjectId, isAdmin: false, surface: 'console', ip: from.ip };
         await writeAudit(repos, clock, actor, { action: 'user.password_reset_by_link', targetType: 'user', targetId: user.subjectId });
         await queueSecurityNotice(repos, clock, mail, user, 'password_changed');
-        return { done: true as const };
+        return { done: true as const, account: user.account };
       });
     },
   };

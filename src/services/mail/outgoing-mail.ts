@@ -14,7 +14,8 @@ export interface ReadyMail {
   kind: MailKind;
   recipient: string;
   params: Record<string, unknown>;
-  link: { purpose: AccountLinkPurpose; token: string; expiresAt: number } | null;
+  /** `validForMs`: how long the link still works as it is sent. */
+  link: { purpose: AccountLinkPurpose; token: string; validForMs: number } | null;
 }
 
 /** Worker times (leases, next tries) come from the worker's own clock; link expiry from the services'. */
@@ -66,11 +67,12 @@ export function createOutgoingMailService({ store, clock }: ServiceDeps) {
         }
         const token = newSecretValue();
         await repos.accountLinks.setTokenDigest(link.linkId, sha256Hex(token));
-        return { mailId: mail.mailId, kind: mail.kind, recipient: mail.recipient, params: mail.params, link: { purpose: link.purpose, token, expiresAt: link.expiresAt } };
+        return { mailId: mail.mailId, kind: mail.kind, recipient: mail.recipient, params: mail.params, link: { purpose: link.purpose, token, validForMs: link.expiresAt - clock.now() } };
       });
     },
 
     markSent: (mailId: string, claimId: string, at: number) => store.repos.mailOutbox.markSent(mailId, claimId, at),
+    markDropped: (mailId: string, claimId: string, reason: string) => store.repos.mailOutbox.markDropped(mailId, claimId, clock.now(), reason),
     markFailed: (mailId: string, claimId: string, nextAttemptAt: number, error: string) => store.repos.mailOutbox.markFailed(mailId, claimId, nextAttemptAt, error),
     releaseClaim: (claimId: string) => store.repos.mailOutbox.releaseClaim(claimId),
     countPending: () => store.repos.mailOutbox.countPending(),

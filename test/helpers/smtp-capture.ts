@@ -10,6 +10,8 @@ export interface CapturedMail {
   text: string;
   html: string;
   raw: string;
+  /** Date.now() when the server accepted it. */
+  receivedAt: number;
 }
 
 function parseHeaders(block: string): Record<string, string> {
@@ -57,7 +59,7 @@ function collectParts(raw: string, into: { text: string; html: string }): Record
 export function parseMail(raw: string, envelopeTo: string[]): CapturedMail {
   const parts = { text: '', html: '' };
   const headers = collectParts(raw, parts);
-  return { envelopeTo, headers, subject: headers.subject ?? '', messageId: headers['message-id'] ?? '', text: parts.text, html: parts.html, raw };
+  return { envelopeTo, headers, subject: headers.subject ?? '', messageId: headers['message-id'] ?? '', text: parts.text, html: parts.html, raw, receivedAt: Date.now() };
 }
 
 export interface SmtpCapture {

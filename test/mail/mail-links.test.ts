@@ -136,6 +136,42 @@ describe.each(TEST_ENGINES)('mailed single-use links on %s', (engine) => {
     expect(smtp.mails.some((m) => m.text.includes('nobody-here'))).toBe(false);
   });
 
+  it('answers a reset request for an unknown account with the same status, body and timing as for a known one', async () => {
+    const known = Array.from({ length: 10 }, (_, i) => `known-${i}`);
+    for (const account of known) await ctx.services.users.createUser(cliActor, { account, displayName: account, email: `${account}@example.test`, password: PASSWORD });
+    const timings: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
+    const bodies = new Set<string>();
+    for (let i = 0; i < known.length; i += 1) {
+      for (const kind of i % 2 === 0 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const)) {
+        const started = performance.now();
+        const response = await ctx.app.inject({
+          method: 'POST',
+          url: '/account/forgot',
+          remoteAddress: `198.51.100.${i}`,
+          payload: `account=${kind === 'known' ? known[i] : `unknown-${i}`}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+        timings[kind].push(performance.now() - started);
+        expect(response.statusCode).toBe(200);
+        bodies.add(response.body);
+      }
+    }
+    expect(bodies.size).toBe(1);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const [knownMedian, unknownMedian] = [median(timings.known), median(timings.unknown)];
+    expect(Math.abs(knownMedian - unknownMedian)).toBeLessThan(Math.max(10, 0.5 * Math.min(knownMedian, unknownMedian)));
+    await smtp.waitForCount((mail) => /^known-\d@/.test(mail.envelopeTo[0] ?? ''), known.length);
+  });
+
+  it('limits reset requests per account (known or not) with 429 and Retry-After', async () => {
+    const ask = () => ctx.app.inject({ method: 'POST', url: '/account/forgot', remoteAddress: '203.0.113.9', payload: 'account=limited-name', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    for (let i = 0; i < 5; i += 1) expect((await ask()).statusCode).toBe(200);
+    const refused = await ask();
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toContain('Too many requests');
+  });
+
   it('refuses a superseded, an expired and a password-changed reset link', async () => {
     await ctx.services.users.createUser(cliActor, { account: 'sam', displayName: 'Sam', email: 'sam@example.test', password: PASSWORD });
     await page('POST', '/account/forgot', { account: 'sam' });

@@ -14,14 +14,14 @@ import type { LinkCheck } from './password-reset.ts';
 export function createEmailVerificationService({ store, clock, mail }: ServiceDeps) {
   return {
     /** Sets the caller's address (unverified) and mails it a verification link; the same verified address changes nothing. */
-    async changeEmail(actor: Actor, email: string): Promise<void> {
+    async changeEmail(actor: Actor, email: string): Promise<{ email: string; emailVerified: boolean }> {
       if (!actor.subjectId) throw new AppError('login_required', 'Sign in first.');
       requireMail(mail, 'email', 'send the verification link');
       const subjectId = actor.subjectId;
-      await store.transaction(async (repos) => {
+      return store.transaction(async (repos) => {
         const before = await repos.users.findBySubjectId(subjectId);
         if (!before) throw new AppError('login_required', 'Sign in first.');
-        if (before.email === email && before.emailVerified) return;
+        if (before.email === email && before.emailVerified) return { email, emailVerified: true };
         const now = clock.now();
         await repos.users.update(subjectId, { email, emailVerified: false }, now);
         const after = { ...before, email, emailVerified: false, updatedAt: now };
@@ -33,6 +33,7 @@ export function createEmailVerificationService({ store, clock, mail }: ServiceDe
           before: { email: before.email, emailVerified: before.emailVerified },
           after: { email, emailVerified: false },
         });
+        return { email, emailVerified: false };
       });
     },
 

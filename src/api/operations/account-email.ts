@@ -1,4 +1,4 @@
-import { changeEmailRequest } from '../contracts/account-email.ts';
+import { changeEmailRequest, changeEmailResponse } from '../contracts/account-email.ts';
 import { defineOperation } from '../operation.ts';
 
 export const changeMyEmail = defineOperation({
@@ -14,10 +14,15 @@ export const changeMyEmail = defineOperation({
   access: 'session',
   body: changeEmailRequest,
   bodyExample: { email: 'alice@example.com' },
-  response: { status: 202, description: 'The address is set and the verification mail is queued.' },
+  response: {
+    status: 202,
+    description: 'The address is set and the verification mail is queued.',
+    schema: changeEmailResponse,
+    example: { email: 'alice@example.com', emailVerified: false },
+  },
   errors: ['invalid_request'],
   async handle({ services, actor, body }) {
-    await services.emailVerification.changeEmail(actor, body.email);
+    return services.emailVerification.changeEmail(actor, body.email);
   },
 });
 

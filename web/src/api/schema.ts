@@ -4568,7 +4568,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "alice@example.com",
+                     *       "emailVerified": false
+                     *     }
+                     */
+                    "application/json": {
+                        email: string;
+                        /** @description false until the link mailed to the address is confirmed; true only when you sent your current, already verified address. */
+                        emailVerified: boolean;
+                    };
+                };
             };
             /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
             400: {

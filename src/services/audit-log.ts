@@ -1,10 +1,9 @@
 import type { Actor } from '../domain/actor.ts';
+import { AUDIT_PAGE } from '../domain/limits.ts';
 import { AppError } from '../errors.ts';
 import type { ServiceDeps } from './deps.ts';
 import { resolveProjectAccess } from './project-access.ts';
 import type { AuditLogEntry } from './types.ts';
-
-export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
 export interface AuditLogQuery {
   limit?: number | undefined;
@@ -24,11 +23,11 @@ function checkQuery(query: AuditLogQuery): number {
   return limit;
 }
 
-export function createAuditLogService({ db, store }: ServiceDeps) {
+export function createAuditLogService({ store }: ServiceDeps) {
   return {
     /** A project's audit trail, newest first; every member (viewer included) and administrators may read it. */
     async listAuditLogs(actor: Actor, projectId: string, query: AuditLogQuery = {}): Promise<AuditLogEntry[]> {
-      await resolveProjectAccess(db, actor, projectId);
+      await resolveProjectAccess(store.repos, actor, projectId);
       const limit = checkQuery(query);
       const auditLog = store.repos.auditLog;
       const before = query.before;

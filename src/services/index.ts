@@ -35,7 +35,7 @@ export function createServices({
   /** Absent: no mail (invitations, resets and verification say so). */
   mail?: MailSettings | undefined;
 }) {
-  const deps = { db, store: createStore(db, engine), clock, signInLimiter, ...(mail ? { mail } : {}) };
+  const deps = { store: createStore(db, engine), clock, signInLimiter, ...(mail ? { mail } : {}) };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),

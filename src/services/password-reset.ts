@@ -5,7 +5,8 @@ import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { openAccountLink, requireMail } from './mail/account-links.ts';
-import { hashPassword, passwordProblem } from './passwords.ts';
+import { passwordProblem } from '../domain/passwords.ts';
+import { hashPassword } from './passwords.ts';
 import { queueSecurityNotice } from './security-notices.ts';
 
 /** What a set-password page shows about the person a live link is for. */
@@ -72,8 +73,7 @@ export function createPasswordResetService({ store, clock, mail }: ServiceDeps) 
         const { user } = opened;
         await repos.users.setPasswordHash(user.subjectId, passwordHash, now);
         await repos.sessions.revokeAllOf(user.subjectId, now);
-        // TODO(issue 17): also end the person's OIDC sessions, grants and tokens with
-        // repos.oidcPayloads.revokeAllForAccount(user.subjectId) once that repository is on main.
+        await repos.oidcPayloads.revokeAllForAccount(user.subjectId);
         const actor: Actor = { subjectId: user.subjectId, isAdmin: false, surface: 'console', ip: from.ip };
         await writeAudit(repos, clock, actor, { action: 'user.password_reset_by_link', targetType: 'user', targetId: user.subjectId });
         await queueSecurityNotice(repos, clock, mail, user, 'password_changed');

@@ -41,7 +41,7 @@ export interface ProjectMembersTable {
 export interface ClientsTable {
   client_id: string;
   project_id: string;
-  client_type: 'web' | 'spa';
+  client_type: 'web' | 'spa' | 'native';
   display_name: string;
   description: string;
   redirect_uris: JsonText;
@@ -90,7 +90,7 @@ export interface AuditLogTable {
   audit_id: string;
   at: EpochMs;
   actor_subject_id: string | null;
-  surface: 'console' | 'agent' | 'cli' | 'system';
+  surface: 'console' | 'agent' | 'mcp' | 'cli' | 'system';
   action: string;
   target_type: string;
   target_id: string;
@@ -98,6 +98,7 @@ export interface AuditLogTable {
   before_json: JsonText | null;
   after_json: JsonText | null;
   ip: string | null;
+  via_client_id: string | null;
 }
 
 export interface SigningKeysTable {
@@ -107,15 +108,21 @@ export interface SigningKeysTable {
   private_jwk_encrypted: string;
   status: 'active' | 'retired';
   created_at: EpochMs;
+  /** When the key starts signing; published from creation on, so relying parties know it first. */
+  signs_from: EpochMs;
   retired_at: EpochMs | null;
 }
 
 export interface OidcPayloadsTable {
   kind: string;
+  /** SHA-256 (hex) of the artifact's id: the id is the token itself, so it is never stored. */
   id: string;
+  /** Without the id (`jti`). */
   payload: JsonText;
   grant_id: string | null;
   uid: string | null;
+  /** The person (subject id) the artifact belongs to, when it belongs to one. */
+  account_id: string | null;
   expires_at: EpochMs | null;
   consumed_at: EpochMs | null;
 }

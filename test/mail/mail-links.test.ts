@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/domain/actor.ts';
+import { createStore } from '../../src/storage/store.ts';
 import { createAgentClient } from '../api/helpers/api-clients.ts';
 import { createAccounts, PASSWORD } from '../api/helpers/users.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -98,9 +99,14 @@ describe.each(TEST_ENGINES)('mailed single-use links on %s', (engine) => {
   });
 
   it('resets a forgotten password: one answer for known and unknown accounts, a 30-minute single-use link, every session ended, a notice', async () => {
-    await ctx.services.users.createUser(cliActor, { account: 'rita', displayName: 'Rita', email: 'rita@example.test', password: PASSWORD });
+    const ritaUser = await ctx.services.users.createUser(cliActor, { account: 'rita', displayName: 'Rita', email: 'rita@example.test', password: PASSWORD });
     const rita = createAgentClient(ctx.app);
     await rita.login('rita', PASSWORD);
+    // Her OIDC session and a refresh token, as oidc-provider stores them.
+    const artifact = (kind: string, id: string) => ({ kind, id, payload: { accountId: ritaUser.subjectId }, grantId: 'grant-rita', uid: null, accountId: ritaUser.subjectId, expiresAt: ctx.clock.now() + 3_600_000 });
+    const store = createStore(ctx.db, engine);
+    await store.repos.oidcPayloads.upsert(artifact('Session', 'session-rita'));
+    await store.repos.oidcPayloads.upsert(artifact('RefreshToken', 'refresh-rita'));
 
     const form = await page('GET', '/account/forgot');
     expect(form.statusCode).toBe(200);
@@ -123,6 +129,8 @@ describe.each(TEST_ENGINES)('mailed single-use links on %s', (engine) => {
     const done = await page('POST', `/account/reset/${token}`, { newPassword: NEW_PASSWORD });
     expect(done.statusCode).toBe(200);
     expect((await rita.call('GET', '/auth/me')).status).toBe(401);
+    expect(await store.repos.oidcPayloads.find('Session', 'session-rita', ctx.clock.now())).toBeUndefined();
+    expect(await store.repos.oidcPayloads.find('RefreshToken', 'refresh-rita', ctx.clock.now())).toBeUndefined();
     expect((await createAgentClient(ctx.app).call('POST', '/auth/login', { account: 'rita', password: PASSWORD })).status).toBe(401);
     expect((await createAgentClient(ctx.app).login('rita', NEW_PASSWORD)).status).toBe(200);
 

@@ -1,4 +1,6 @@
-import { checkClientConfiguration, CLIENT_LIMITS, redirectUriProblem, SCOPES, type ClientType, type Scope } from '../../src/domain/clients.ts';
+import { configurationProblems, redirectUriProblem } from '../../src/domain/client-rules.ts';
+import { CLIENT_LIMITS, SCOPES, type ClientType, type Scope } from '../../src/domain/clients.ts';
+import { invisibleFormattingProblem } from '../../src/domain/text-rules.ts';
 import type { Client } from './api/types.ts';
 
 /** The OIDC configuration as the form holds it: URIs one per line. */
@@ -15,14 +17,6 @@ export interface ClientConfigBody {
   scopeWhitelist: Scope[];
   requirePkce: boolean;
 }
-
-export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  openid: 'sign-in itself: the subject identifier (sub); always included',
-  profile: 'name and preferred_username',
-  email: 'email and email_verified',
-  student: 'student_status (active, not_student or unknown)',
-  offline_access: 'refresh tokens, for web clients that act while the person is away',
-};
 
 export const emptyDraft = (): ConfigDraft => ({ redirectUris: '', postLogoutRedirectUris: '', scopeWhitelist: ['openid', 'profile', 'email'], requirePkce: true });
 
@@ -48,8 +42,9 @@ export function bodyFromDraft(draft: ConfigDraft): ClientConfigBody {
   };
 }
 
-/** A draft made valid for a type: a spa client always requires PKCE and never has offline_access. */
+/** A draft made valid for a type: spa and native clients always require PKCE; a spa never has offline_access. */
 export function fitDraftToType(draft: ConfigDraft, clientType: ClientType): ConfigDraft {
+  if (clientType === 'native') return { ...draft, requirePkce: true };
   if (clientType !== 'spa') return draft;
   return { ...draft, requirePkce: true, scopeWhitelist: draft.scopeWhitelist.filter((scope) => scope !== 'offline_access') };
 }
@@ -66,8 +61,7 @@ function uriListProblem(text: string): string | undefined {
 /** The server's registration rules, applied while typing; keys are the API's field names. */
 export function configProblems(clientType: ClientType, draft: ConfigDraft): Record<string, string> {
   const body = bodyFromDraft(draft);
-  const result = checkClientConfiguration(clientType, body);
-  const problems: Record<string, string> = result.ok ? {} : { ...result.fieldErrors };
+  const problems = configurationProblems(clientType, body);
   for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
     const lineProblem = uriListProblem(draft[field]);
     if (lineProblem) problems[field] = lineProblem;
@@ -75,12 +69,17 @@ export function configProblems(clientType: ClientType, draft: ConfigDraft): Reco
   return problems;
 }
 
+const hiddenFormattingProblem = (text: string) => {
+  const problem = invisibleFormattingProblem(text);
+  return problem ? `It ${problem}; retype it without them.` : undefined;
+};
+
 export function displayNameProblem(name: string): string | undefined {
   if (name.trim() === '') return 'A client needs a display name; people see it on the consent page.';
   if (name.length > CLIENT_LIMITS.maxDisplayNameLength) return `At most ${CLIENT_LIMITS.maxDisplayNameLength} characters.`;
-  return undefined;
+  return hiddenFormattingProblem(name);
 }
 
 export function descriptionProblem(description: string): string | undefined {
-  return description.length > CLIENT_LIMITS.maxDescriptionLength ? `At most ${CLIENT_LIMITS.maxDescriptionLength} characters.` : undefined;
+  return description.length > CLIENT_LIMITS.maxDescriptionLength ? `At most ${CLIENT_LIMITS.maxDescriptionLength} characters.` : hiddenFormattingProblem(description);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AUDIT_PAGE } from '../../services/audit-log.ts';
+import { SURFACES } from '../../domain/actor.ts';
+import { AUDIT_PAGE } from '../../domain/limits.ts';
 import type { AuditLogEntry } from '../../services/types.ts';
 import { timestamp, toIso } from './common.ts';
 
@@ -29,13 +30,14 @@ export const auditLogJson = z
     at: timestamp,
     actorSubjectId: z.string().nullable().meta({ description: 'Who made the change; null for the system or the command line.' }),
     actorAccount: z.string().nullable().meta({ description: 'The account name of `actorSubjectId` as it is now; null when there is none.' }),
-    surface: z.enum(['console', 'agent', 'cli', 'system']),
+    surface: z.enum(SURFACES).meta({ description: 'Where the change came from: the console, the Agent API, the MCP server, the command line or Sesame itself.' }),
     action: z.string().meta({ examples: ['client.revise'] }),
     targetType: z.string(),
     targetId: z.string(),
     before: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields before the change; never a secret.' }),
     after: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields after the change; never a secret.' }),
     ip: z.string().nullable(),
+    viaClientId: z.string().nullable().meta({ description: 'The assistant (native client) whose OAuth token made the change; null for the console, password sessions, the command line and the system.' }),
   })
   .meta({ id: 'AuditLogEntry' });
 
@@ -55,4 +57,5 @@ export const presentAuditLog = (entry: AuditLogEntry): z.infer<typeof auditLogJs
   before: entry.before,
   after: entry.after,
   ip: entry.ip,
+  viaClientId: entry.viaClientId,
 });

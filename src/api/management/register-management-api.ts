@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors.ts';
 import { openApiDocumentOperation } from '../openapi.ts';
@@ -47,6 +48,7 @@ function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, 
 export async function managementApi(api: FastifyInstance, deps: ManagementApiDeps): Promise<void> {
   const cookies = createConsoleCookies(deps.config.issuer);
   const csrf = createCsrfTokens(deps.cookieKeys);
+  await api.register(fastifyCookie);
   acceptJsonBodiesOnly(api);
   forbidCaching(api);
   registerOperations(api, managementOperations(deps, cookies, csrf), createCookieAuth(deps.services, cookies, csrf), deps.services);

@@ -1,5 +1,5 @@
 import type { DeadLinkReason } from '../../domain/account-links.ts';
-import { PASSWORD_RULES } from '../../services/passwords.ts';
+import { PASSWORD_RULES } from '../../domain/passwords.ts';
 import { html, type SafeHtml } from './html.ts';
 import { layout } from './layout.ts';
 

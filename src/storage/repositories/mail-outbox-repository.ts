@@ -1,5 +1,4 @@
 import type { MailKind } from '../../domain/account-links.ts';
-import type { Engine } from '../database.ts';
 import type { MailOutboxRow } from '../schema.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
 
@@ -74,7 +73,7 @@ function toOutboxMail(row: MailOutboxRow): OutboxMail {
 // Error texts come from SMTP servers; a few hundred characters say what went wrong.
 const ERROR_TEXT_LIMIT = 500;
 
-export const mailOutboxRepository = (engine: Engine): RepositoryFactory<MailOutboxRepository> => () => (executor: Executor) => {
+export const mailOutboxRepository: RepositoryFactory<MailOutboxRepository> = (_db, engine) => (executor: Executor) => {
   const ownClaim = (mailId: string, claimId: string) =>
     executor.updateTable('mail_outbox').where('mail_id', '=', mailId).where('claim_id', '=', claimId).where('sent_at', 'is', null).where('dropped_at', 'is', null);
 

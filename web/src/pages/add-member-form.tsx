@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ASSIGNABLE_ROLES } from '../../../src/domain/roles.ts';
 import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { AssignableRole, DirectoryUser, Member } from '../api/types.ts';
 import { Field, TextField } from '../components/field.tsx';
@@ -69,8 +70,11 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
         <Field label="Role">
           {(control) => (
             <select {...control} value={role} onChange={(e) => setRole(e.currentTarget.value as AssignableRole)}>
-              <option value="maintainer">maintainer</option>
-              <option value="viewer">viewer</option>
+              {ASSIGNABLE_ROLES.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
             </select>
           )}
         </Field>

@@ -1,12 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ASSIGNABLE_ROLES, ROLE_DESCRIPTIONS } from '../../../src/domain/roles.ts';
 import type { ApiError } from '../api/client.ts';
 import type { AssignableRole, Member } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { ROLE_DESCRIPTIONS } from '../roles.ts';
 import { toApiError } from '../use-resource.ts';
-
-const ASSIGNABLE: AssignableRole[] = ['maintainer', 'viewer'];
 
 export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member | null; onSave: (member: Member, role: AssignableRole) => Promise<void>; onClose: () => void }) {
   const [role, setRole] = useState<AssignableRole>('maintainer');
@@ -37,7 +35,7 @@ export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member |
         <FormError error={error} />
         <fieldset>
           <legend>Role</legend>
-          {ASSIGNABLE.map((option) => (
+          {ASSIGNABLE_ROLES.map((option) => (
             <div class="check" key={option}>
               <input type="radio" id={`role-${option}`} name="role" value={option} checked={role === option} onChange={() => setRole(option)} />
               <label for={`role-${option}`}>

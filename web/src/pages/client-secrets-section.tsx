@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { secretIsUsable } from '../../../src/domain/client-secrets.ts';
 import { SECRET_POLICY } from '../../../src/domain/clients.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { Client, NewSecret, SecretInfo } from '../api/types.ts';
@@ -16,9 +17,7 @@ import { clientParams, fetchClient, type ClientSectionProps } from './client-edi
 const STATUS_TONE = { active: 'success', retiring: 'warning', revoked: 'neutral' } as const;
 const GRACE_PRESETS = [0, 300, 3600, 86_400, 604_800];
 
-function isUsable(secret: SecretInfo, now: number): boolean {
-  return secret.status === 'active' || (secret.status === 'retiring' && secret.expiresAt !== null && Date.parse(secret.expiresAt) > now);
-}
+const isUsable = (secret: SecretInfo, now: number) => secretIsUsable({ status: secret.status, expiresAt: secret.expiresAt === null ? null : Date.parse(secret.expiresAt) }, now);
 
 /** A web client's secrets: rotate with a grace period for the old one, revoke, and when each was last used. */
 export function ClientSecretsSection({ client, writable, onNewVersion }: ClientSectionProps) {

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ROLE_DESCRIPTIONS } from '../../../src/domain/roles.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { AssignableRole, Member, Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
@@ -8,7 +9,7 @@ import { LoadError, Loading } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
-import { can, ROLE_DESCRIPTIONS, ROLE_TONE } from '../roles.ts';
+import { can, ROLE_TONE } from '../roles.ts';
 import { sessionUser } from '../session.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
 import { useResource } from '../use-resource.ts';

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { CAPABILITY_DESCRIPTIONS } from '../../../src/domain/roles.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
@@ -19,12 +20,6 @@ const EDITED_FIELDS: FieldSpec<Project>[] = [
   { key: 'description', label: 'Description' },
 ];
 const ALL_FIELDS: FieldSpec<Project>[] = [...EDITED_FIELDS, { key: 'status', label: 'Status' }];
-const CAPABILITY_TEXT = {
-  read: 'read everything in the project',
-  write_clients: 'register and change clients, rotate and revoke secrets',
-  manage_members: 'add, remove and change members, transfer ownership',
-  manage_project: 'rename, describe, archive and un-archive the project',
-} as const;
 
 export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
   const params = { path: { projectId: project.projectId } };
@@ -155,7 +150,7 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
           </p>
           <ul>
             {project.capabilities.map((capability) => (
-              <li key={capability}>{CAPABILITY_TEXT[capability]}</li>
+              <li key={capability}>{CAPABILITY_DESCRIPTIONS[capability]}</li>
             ))}
           </ul>
         </section>

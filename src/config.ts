@@ -92,6 +92,8 @@ const environmentSchema = z.object({
   TOKEN_RATE_PER_IP: limitCount(),
   TOKEN_RATE_WINDOW_SECONDS: windowSeconds(),
   SIGNING_KEY_REFRESH_SECONDS: windowSeconds(),
+  SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// (STARTTLS when the server offers it) or smtps:// (TLS) URL, e.g. smtp://user:password@mail.example.com:587' }).optional()),
+  MAIL_FROM: optionalText.refine((v) => v === undefined || /^[^<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(v), 'must be an address, e.g. sesame@example.com or "Sesame <sesame@example.com>"'),
   SHUTDOWN_GRACE_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>({ error: 'must be a number of seconds' }).int('must be a whole number of seconds').min(0, 'must be 0 or more').max(600, 'must be at most 600 seconds').optional()),
 });
 
@@ -129,6 +131,8 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
     signingKeyRefreshSeconds: env.SIGNING_KEY_REFRESH_SECONDS ?? SIGNING_KEY_REFRESH_DEFAULT_SECONDS,
+    /** Unset SMTP_URL: Sesame sends no mail, and invitations, resets and verification say so. */
+    mail: env.SMTP_URL === undefined ? undefined : { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM ?? defaultMailFrom(env.OIDC_ISSUER ?? `http://localhost:${port}`) },
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? SHUTDOWN_GRACE_DEFAULT_SECONDS,
     rateLimits: {
       signIn: {
@@ -148,6 +152,11 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
       },
     },
   };
+}
+
+/** Without MAIL_FROM, mail comes from no-reply at the issuer's host name. */
+function defaultMailFrom(issuer: string): string {
+  return `Sesame <no-reply@${new URL(issuer).hostname.replace(/^\[|\]$/g, '')}>`;
 }
 
 function productionProblems(config: Config): string[] {

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './domain/clock.ts';
+import { mailSettingsOf, runMailWorker } from './mail/mail-runtime.ts';
 import { createOperations } from './ops/operations.ts';
 import { installGracefulShutdown } from './ops/graceful-shutdown.ts';
 import { prepareInstance } from './startup.ts';
@@ -18,9 +19,10 @@ async function main(): Promise<void> {
   await migrating.close();
   const { db, engine, close } = openDatabase(config.databaseUrl);
   const operations = createOperations(config);
-  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn });
+  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations) });
   const prepared = await prepareInstance({ config, db, clock: systemClock, services });
   const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets, operations });
+  runMailWorker(app, { config, services });
   installGracefulShutdown(app, { graceSeconds: config.shutdownGraceSeconds, afterClose: close });
   await app.listen({ port: config.port, host: config.host });
   printStartup(config, prepared, app.server.address());

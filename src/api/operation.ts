@@ -29,7 +29,7 @@ export interface OperationContext<P, Q, B, A extends Access> {
   reply: FastifyReply;
 }
 
-export type SuccessStatus = 200 | 201 | 204;
+export type SuccessStatus = 200 | 201 | 202 | 204;
 
 /**
  * One management operation: the zod schemas validate the request and give the handler its

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
+import { unlimitedMailRequests } from '../rate-limit/mail-request-limiter.ts';
 import { unlimitedSignIns } from '../rate-limit/sign-in-limiter.ts';
 import { createServices } from '../services/index.ts';
 import { openDatabase } from '../storage/database.ts';
@@ -14,7 +15,9 @@ export async function openRuntime(env: NodeJS.ProcessEnv): Promise<{ runtime: Cl
   try {
     const appliedMigrations = await migrateToLatest(opened.db);
     // The command line is run by the operator on the server; it signs nobody in, so nothing to limit.
-    const services = createServices({ db: opened.db, engine: opened.engine, clock: systemClock, signInLimiter: unlimitedSignIns });
+    // Mail the command line queues (invitations) is sent by the running server's outbox worker.
+    const mail = { enabled: config.mail !== undefined, requestLimiter: unlimitedMailRequests };
+    const services = createServices({ db: opened.db, engine: opened.engine, clock: systemClock, signInLimiter: unlimitedSignIns, mail });
     return { runtime: { config, db: opened.db, engine: opened.engine, clock: systemClock, services, appliedMigrations }, close: opened.close };
   } catch (error) {
     await opened.close();

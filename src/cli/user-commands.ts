@@ -64,6 +64,41 @@ const userAdd: CliCommand = {
   },
 };
 
+const userInvite: CliCommand = {
+  words: ['user', 'invite'],
+  usage: 'sesame user invite --account NAME --display-name TEXT --email ADDR [--student-status active|not_student|unknown] [--admin]',
+  summary: 'create a user without a password and mail them a link to choose one; prints {"subjectId", "account", "invitationExpiresAt"} as JSON',
+  details: [
+    'The link works once, for 72 hours; nobody else sees it. Needs SMTP_URL (the running server sends the mail).',
+    'Following the link also verifies the address.',
+  ],
+  async run(args, env) {
+    const { values } = parseCommandArgs(this, args, {
+      options: {
+        account: { type: 'string' },
+        'display-name': { type: 'string' },
+        email: { type: 'string' },
+        'student-status': { type: 'string' },
+        admin: { type: 'boolean' },
+      },
+      required: ['account', 'display-name', 'email'],
+    });
+    const studentStatus = values['student-status'];
+    if (studentStatus !== undefined && !(STUDENT_STATUSES as readonly string[]).includes(studentStatus)) {
+      throw new UsageError(`--student-status must be one of ${STUDENT_STATUSES.join(', ')} (got "${studentStatus}")`, this.usage);
+    }
+    const { services } = await env.open();
+    const { user, invitation } = await services.users.inviteUser(cliActor, {
+      account: values.account!,
+      displayName: values['display-name']!,
+      email: values.email!,
+      studentStatus: studentStatus as StudentStatus | undefined,
+      isAdmin: values.admin ?? false,
+    });
+    printJson(env.io, { subjectId: user.subjectId, account: user.account, invitationExpiresAt: new Date(invitation.expiresAt).toISOString() });
+  },
+};
+
 const userPasswd: CliCommand = {
   words: ['user', 'passwd'],
   usage: 'sesame user passwd --account NAME --password-stdin',
@@ -112,6 +147,7 @@ const userList: CliCommand = {
 
 export const userCommands: CliCommand[] = [
   userAdd,
+  userInvite,
   userPasswd,
   statusCommand('disable', 'disabled', 'disable a user: they can no longer sign in, and their sessions end'),
   statusCommand('enable', 'active', 'enable a disabled user again'),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { registerProtectedResourceMetadata } from './assistant-discovery.ts';
 import { rewriteForwardedHeaders } from './forwarded-headers.ts';
+import { accountLinkRoutes } from './account-link-routes.ts';
 import { interactionRoutes } from './interactions.ts';
 import { createLiveProvider, type LiveProvider } from './live-provider.ts';
 import { STYLESHEET_PATH } from './pages/layout.ts';
@@ -69,6 +70,7 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   });
   registerProtectedResourceMetadata(app, deps.config);
   await app.register(interactionRoutes, { live, deps, issuer });
+  await app.register(accountLinkRoutes, { services: deps.services });
 
   const refresh = setInterval(() => {
     live.refreshSigningKeys().catch((error: unknown) => app.log.warn({ err: error }, 'could not refresh the signing keys; still using the previous ones'));

@@ -1,4 +1,5 @@
 import type { Clock } from '../domain/clock.ts';
+import type { MailRequestLimiter } from '../rate-limit/mail-request-limiter.ts';
 import type { SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Store } from '../storage/store.ts';
 
@@ -7,4 +8,13 @@ export interface ServiceDeps {
   clock: Clock;
   /** Applied inside the sign-in use cases, so every surface that signs a person in is limited alike. */
   signInLimiter: SignInLimiter;
+  /** Absent or disabled: Sesame sends no mail, and the features that need it say so. */
+  mail?: MailSettings;
+}
+
+export interface MailSettings {
+  /** Whether SMTP_URL is set; mail is queued in the outbox only then. */
+  enabled: boolean;
+  /** Limits the requests that mail a person (password resets) per account and per address. */
+  requestLimiter: MailRequestLimiter;
 }

@@ -6,8 +6,14 @@ import type { Clock } from '../domain/clock.ts';
 import { unlimitedSignIns, type SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import { createStore } from '../storage/store.ts';
+import type { MailSettings } from './deps.ts';
+import { createEmailVerificationService } from './email-verification.ts';
+import { createInvitationService } from './invitations.ts';
+import { createOutgoingMailService } from './mail/outgoing-mail.ts';
 import { createMemberService } from './members.ts';
+import { createPasswordResetService } from './password-reset.ts';
 import { createProjectService } from './projects.ts';
+import { createSecurityNoticeService } from './security-notices.ts';
 import { createSessionService } from './sessions.ts';
 import { createUserService } from './users.ts';
 
@@ -15,8 +21,21 @@ import { createUserService } from './users.ts';
  * Every use case, shared by the Agent API, the Management API, the CLI and start-up. A server passes
  * its sign-in limiter; without one (the command line) sign-ins are not limited.
  */
-export function createServices({ db, engine, clock, signInLimiter = unlimitedSignIns }: { db: Db; engine: Engine; clock: Clock; signInLimiter?: SignInLimiter }) {
-  const deps = { store: createStore(db, engine), clock, signInLimiter };
+export function createServices({
+  db,
+  engine,
+  clock,
+  signInLimiter = unlimitedSignIns,
+  mail,
+}: {
+  db: Db;
+  engine: Engine;
+  clock: Clock;
+  signInLimiter?: SignInLimiter;
+  /** Absent: no mail (invitations, resets and verification say so). */
+  mail?: MailSettings | undefined;
+}) {
+  const deps = { store: createStore(db, engine), clock, signInLimiter, ...(mail ? { mail } : {}) };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),
@@ -24,6 +43,11 @@ export function createServices({ db, engine, clock, signInLimiter = unlimitedSig
     members: createMemberService(deps),
     clients: { ...createClientService(deps), ...createClientSecretService(deps), ...createClientImportService(deps) },
     audit: createAuditLogService(deps),
+    invitations: createInvitationService(deps),
+    passwordReset: createPasswordResetService(deps),
+    emailVerification: createEmailVerificationService(deps),
+    securityNotices: createSecurityNoticeService(deps),
+    outgoingMail: createOutgoingMailService(deps),
   };
 }
 

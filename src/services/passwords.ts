@@ -7,14 +7,17 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
 }
 
+/** The stored hash of a person who has no password yet (invited): no password matches it. */
+export const NO_PASSWORD_HASH = '';
+
 let dummyHash: Promise<string> | undefined;
 
 /**
- * Verifies a password; with no stored hash (unknown account) it verifies against a dummy
- * hash anyway, so an unknown account costs the same time as a wrong password.
+ * Verifies a password; with no stored hash (unknown account, or invited and no password yet) it
+ * verifies against a dummy hash anyway, so either costs the same time as a wrong password.
  */
 export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
-  if (storedHash === undefined) {
+  if (storedHash === undefined || storedHash === NO_PASSWORD_HASH) {
     dummyHash ??= hashPassword('sesame-dummy-password-for-timing');
     await verify(await dummyHash, password).catch(() => false);
     return false;

@@ -6,9 +6,12 @@ import { passwordProblem } from '../domain/passwords.ts';
 import { isStorableText } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
+import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword, NO_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
+import { issueAccountLink, requireMail } from './mail/account-links.ts';
+import { queueSecurityNotice } from './security-notices.ts';
 
 export type { User };
 
@@ -27,6 +30,9 @@ export interface NewUser {
   isAdmin?: boolean | undefined;
   password: string;
 }
+
+/** An invited person has an address and no password: the invitation mail's link lets them set one. */
+export type InvitedUser = Omit<NewUser, 'password' | 'emailVerified'> & { email: string };
 
 export interface UserChanges {
   displayName?: string | undefined;
@@ -75,7 +81,7 @@ function checkPassword(password: string): void {
   if (problem) throw new AppError('invalid_request', `The password ${problem}.`, { fieldErrors: { password: problem } });
 }
 
-export function createUserService({ store, clock, signInLimiter }: ServiceDeps) {
+export function createUserService({ store, clock, signInLimiter, mail }: ServiceDeps) {
   const { users } = store.repos;
 
   async function requireUser(subjectId: string): Promise<User> {
@@ -92,32 +98,57 @@ export function createUserService({ store, clock, signInLimiter }: ServiceDeps) 
     return found.user;
   }
 
+  /** Inserts the user and audits it, with whatever `alsoDo` adds in the same transaction. */
+  async function insertUser(
+    actor: Actor,
+    input: Omit<NewUser, 'password'>,
+    passwordHash: string,
+    alsoDo: (repos: Repositories, user: User) => Promise<Record<string, unknown>>,
+  ): Promise<User> {
+    const now = clock.now();
+    const user: User = {
+      subjectId: newSubjectId(),
+      account: input.account,
+      displayName: input.displayName.trim(),
+      email: input.email ?? null,
+      emailVerified: input.emailVerified ?? false,
+      studentStatus: input.studentStatus ?? 'unknown',
+      isAdmin: input.isAdmin ?? false,
+      status: 'active',
+      createdAt: now,
+      updatedAt: now,
+    };
+    return store.transaction(async (repos) => {
+      if (!(await repos.users.insert(user, passwordHash))) {
+        throw new AppError('invalid_request', `The account ${input.account} already exists.`, { fieldErrors: { account: 'already taken' } });
+      }
+      const extra = await alsoDo(repos, user);
+      await writeAudit(repos, clock, actor, { action: 'user.create', targetType: 'user', targetId: user.subjectId, after: { ...auditedFields(user), ...extra } });
+      return user;
+    });
+  }
+
   return {
     async createUser(actor: Actor, input: NewUser): Promise<User> {
       requireAdmin(actor);
       checkProfile(input);
       checkPassword(input.password);
       const passwordHash = await hashPassword(input.password);
-      const now = clock.now();
-      const user: User = {
-        subjectId: newSubjectId(),
-        account: input.account,
-        displayName: input.displayName.trim(),
-        email: input.email ?? null,
-        emailVerified: input.emailVerified ?? false,
-        studentStatus: input.studentStatus ?? 'unknown',
-        isAdmin: input.isAdmin ?? false,
-        status: 'active',
-        createdAt: now,
-        updatedAt: now,
-      };
-      return store.transaction(async (repos) => {
-        if (!(await repos.users.insert(user, passwordHash))) {
-          throw new AppError('invalid_request', `The account ${input.account} already exists.`, { fieldErrors: { account: 'already taken' } });
-        }
-        await writeAudit(repos, clock, actor, { action: 'user.create', targetType: 'user', targetId: user.subjectId, after: auditedFields(user) });
-        return user;
+      return insertUser(actor, input, passwordHash, async () => ({}));
+    },
+
+    /** Creates a person with no password and mails them a 72-hour link to set one; needs outgoing mail. */
+    async inviteUser(actor: Actor, input: InvitedUser): Promise<{ user: User; invitation: { expiresAt: number } }> {
+      requireAdmin(actor);
+      checkProfile(input);
+      requireMail(mail, 'invite', 'send the invitation; give the person a password instead');
+      let expiresAt = 0;
+      const user = await insertUser(actor, { ...input, emailVerified: false }, NO_PASSWORD_HASH, async (repos, created) => {
+        const link = await issueAccountLink(repos, clock, { purpose: 'invitation', user: created, email: input.email, queueMail: true });
+        expiresAt = link.expiresAt;
+        return { invitationExpiresAt: new Date(link.expiresAt).toISOString() };
       });
+      return { user, invitation: { expiresAt } };
     },
 
     /**
@@ -168,7 +199,8 @@ export function createUserService({ store, clock, signInLimiter }: ServiceDeps) 
         const profile = {
           ...(changes.displayName !== undefined ? { displayName: changes.displayName.trim() } : {}),
           ...(changes.email !== undefined ? { email: changes.email } : {}),
-          ...(changes.emailVerified !== undefined ? { emailVerified: changes.emailVerified } : {}),
+          // A new address is unverified unless the administrator says otherwise in the same change (audited).
+          ...(changes.emailVerified !== undefined ? { emailVerified: changes.emailVerified } : changes.email !== undefined && changes.email !== before.email ? { emailVerified: false } : {}),
           ...(changes.studentStatus !== undefined ? { studentStatus: changes.studentStatus } : {}),
           ...(changes.status !== undefined ? { status: changes.status } : {}),
           ...(changes.isAdmin !== undefined ? { isAdmin: changes.isAdmin } : {}),
@@ -185,13 +217,14 @@ export function createUserService({ store, clock, signInLimiter }: ServiceDeps) 
     async setPassword(actor: Actor, subjectId: string, password: string): Promise<void> {
       requireAdmin(actor);
       checkPassword(password);
-      await requireUser(subjectId);
+      const user = await requireUser(subjectId);
       const passwordHash = await hashPassword(password);
       await store.transaction(async (repos) => {
         const now = clock.now();
         await repos.users.setPasswordHash(subjectId, passwordHash, now);
         await repos.sessions.revokeAllOf(subjectId, now);
         await writeAudit(repos, clock, actor, { action: 'user.password_reset', targetType: 'user', targetId: subjectId });
+        await queueSecurityNotice(repos, clock, mail, user, 'password_changed');
       });
     },
   };

@@ -133,6 +133,40 @@ export interface InstanceSettingsTable {
   created_at: EpochMs;
 }
 
+export interface AccountLinksTable {
+  link_id: string;
+  purpose: 'invitation' | 'password_reset' | 'email_verification';
+  subject_id: string;
+  email: string;
+  /** Null until the link's mail is sent: the token is made then, and only its digest is kept. */
+  token_digest: string | null;
+  /** A digest of the password hash when the link was made: a changed password kills the link. */
+  password_state: string;
+  created_at: EpochMs;
+  expires_at: EpochMs;
+  used_at: EpochMs | null;
+  revoked_at: EpochMs | null;
+}
+
+export interface MailOutboxTable {
+  mail_id: string;
+  kind: 'invitation' | 'password_reset' | 'email_verification' | 'security_notice';
+  /** Null for a reset request not yet matched to a person (the worker resolves it). */
+  recipient: string | null;
+  subject_id: string | null;
+  link_id: string | null;
+  params: JsonText;
+  created_at: EpochMs;
+  attempts: number;
+  /** 0 for new mail (due at once); after a failed send, the worker's time of the next try. */
+  next_attempt_at: EpochMs;
+  claim_id: string | null;
+  claimed_until: EpochMs | null;
+  sent_at: EpochMs | null;
+  dropped_at: EpochMs | null;
+  last_error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   projects: ProjectsTable;
@@ -145,6 +179,8 @@ export interface Database {
   signing_keys: SigningKeysTable;
   oidc_payloads: OidcPayloadsTable;
   instance_settings: InstanceSettingsTable;
+  account_links: AccountLinksTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -156,4 +192,6 @@ export type SessionRow = Selectable<SessionsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type SigningKeyRow = Selectable<SigningKeysTable>;
 export type OidcPayloadRow = Selectable<OidcPayloadsTable>;
+export type AccountLinkRow = Selectable<AccountLinksTable>;
+export type MailOutboxRow = Selectable<MailOutboxTable>;
 export type { Generated, Insertable, Updateable };

@@ -1,9 +1,11 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db, Engine } from './database.ts';
+import { accountLinkRepository } from './repositories/account-link-repository.ts';
 import { auditLogRepository } from './repositories/audit-log-repository.ts';
 import { clientRepository } from './repositories/client-repository.ts';
 import { clientSecretRepository } from './repositories/client-secret-repository.ts';
 import { instanceSettingsRepository } from './repositories/instance-settings-repository.ts';
+import { mailOutboxRepository } from './repositories/mail-outbox-repository.ts';
 import { memberRepository } from './repositories/member-repository.ts';
 import { oidcPayloadRepository } from './repositories/oidc-payload-repository.ts';
 import { projectRepository } from './repositories/project-repository.ts';
@@ -33,6 +35,8 @@ const REPOSITORY_FACTORIES = {
   clientSecrets: clientSecretRepository,
   oidcPayloads: oidcPayloadRepository,
   signingKeys: signingKeyRepository,
+  accountLinks: accountLinkRepository,
+  mailOutbox: mailOutboxRepository,
 };
 
 type Factories = typeof REPOSITORY_FACTORIES;

@@ -125,6 +125,7 @@ const CASES: Case[] = [
     request: (_f, ids) => ({ method: 'POST', path: `/admin/users/${ids.extra}/password`, body: { password: 'another long password' } }),
   },
   { operationId: 'whoAmI', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/auth/me' }) },
+  { operationId: 'changeMyEmail', allowed: 'everyone', status: 202, request: () => ({ method: 'POST', path: '/account/email', body: { email: `me${Math.random().toString(36).slice(2, 8)}@example.test` } }) },
 ];
 
 const ALLOWED: Record<Case['allowed'], readonly Role[]> = {
@@ -150,7 +151,8 @@ describe.each(TEST_ENGINES)('permission matrix on %s', (engine) => {
   let counter = 0;
 
   beforeAll(async () => {
-    ctx = await createTestContext(engine);
+    // Mail is on (to a port where nothing listens: it stays queued), so address changes are accepted.
+    ctx = await createTestContext(engine, { SMTP_URL: 'smtp://127.0.0.1:9' });
     // The bootstrap administrator already holds the account `admin`.
     const accounts = await createAccounts(ctx.services, ['owner', 'maintainer', 'viewer', 'outsider', 'administrator', 'extra'], ['administrator']);
     ids = { maintainer: accounts.maintainer.subjectId, viewer: accounts.viewer.subjectId, extra: accounts.extra.subjectId };

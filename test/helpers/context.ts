@@ -3,6 +3,7 @@ import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { manualClock } from '../../src/domain/clock.ts';
+import { mailSettingsOf, runMailWorker } from '../../src/mail/mail-runtime.ts';
 import { createOperations } from '../../src/ops/operations.ts';
 import { createServices, type Services } from '../../src/services/index.ts';
 import { prepareInstance } from '../../src/startup.ts';
@@ -40,9 +41,10 @@ export async function createTestContext(engine: Engine, env: Record<string, stri
   const clock = manualClock();
   const logStream = options.logStream ? { logStream: options.logStream } : {};
   const operations = createOperations(config, logStream);
-  const services = createServices({ db: opened.db, engine, clock, signInLimiter: operations.rateLimits.signIn });
+  const services = createServices({ db: opened.db, engine, clock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations) });
   const prepared = await prepareInstance({ config, db: opened.db, clock, services });
   const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });
+  runMailWorker(app, { config, services });
   await options.beforeReady?.(app);
   await app.ready();
   return {

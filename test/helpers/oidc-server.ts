@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { manualClock } from '../../src/domain/clock.ts';
+import { mailSettingsOf, runMailWorker } from '../../src/mail/mail-runtime.ts';
 import { createOperations } from '../../src/ops/operations.ts';
 import { createServices, type Services } from '../../src/services/index.ts';
 import { prepareInstance } from '../../src/startup.ts';
@@ -53,9 +54,10 @@ export async function startOidcTestServer(engine: Engine, env: Record<string, st
     const opened = openDatabase(config.databaseUrl, onStatement ? { log: (event) => { if (event.level === 'query') onStatement(event.query.sql); } } : {});
     await migrateToLatest(opened.db);
     const operations = createOperations(config);
-    const services = createServices({ db: opened.db, engine: opened.engine, clock, signInLimiter: operations.rateLimits.signIn });
+    const services = createServices({ db: opened.db, engine: opened.engine, clock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations) });
     const prepared = await prepareInstance({ config, db: opened.db, clock, services });
     const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations });
+    runMailWorker(app, { config, services });
     await app.listen({ port, host: '127.0.0.1' });
     return { config, opened, services, app };
   }

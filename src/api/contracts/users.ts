@@ -49,13 +49,33 @@ export const createUserRequest = z
   .object({
     account: z.string().meta({ description: '1-128 characters: letters, digits and . _ @ + -, starting with a letter or digit; unique case-insensitively.' }),
     displayName: readableText(),
-    email: z.string().optional(),
+    email: z.string().optional().meta({ description: 'Required with `invite: true`: the invitation goes there.' }),
     emailVerified: z.boolean().optional(),
     studentStatus: z.enum(STUDENT_STATUSES).optional().meta({ description: 'Defaults to `unknown`.' }),
-    password,
+    password: password.optional().meta({ description: 'Required unless `invite` is true; then the person chooses it and it must be absent.' }),
+    invite: z.boolean().optional().meta({
+      description: 'true: create the person without a password and mail them a single-use link (valid 72 hours) to choose one. Needs outgoing mail (SMTP_URL); `email` is required, `password` and `emailVerified` must be absent (following the link verifies the address).',
+    }),
     isAdmin: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((input, context) => {
+    if (input.invite === true) {
+      if (input.email === undefined) context.addIssue({ code: 'custom', path: ['email'], message: 'is required with invite: true (the invitation is mailed there)' });
+      if (input.password !== undefined) context.addIssue({ code: 'custom', path: ['password'], message: 'must be absent with invite: true (the person chooses it)' });
+      if (input.emailVerified !== undefined) context.addIssue({ code: 'custom', path: ['emailVerified'], message: 'must be absent with invite: true (following the link verifies the address)' });
+    } else if (input.password === undefined) {
+      context.addIssue({ code: 'custom', path: ['password'], message: 'is required (or send invite: true to let the person choose it)' });
+    }
+  });
+
+export const createUserResponse = z.object({
+  user: adminUserJson,
+  invitation: z
+    .object({ expiresAt: timestamp.meta({ description: 'When the invitation link stops working (72 hours after it was made).' }) })
+    .optional()
+    .meta({ description: 'Present for an invitation (`invite: true`): the link went to the person by mail and is never shown here.' }),
+});
 
 export const updateUserRequest = z
   .object({

@@ -1,4 +1,5 @@
 import type { AnyOperation } from '../operation.ts';
+import { accountEmailOperations } from './account-email.ts';
 import { listAuditLogs } from './audit.ts';
 import { clientOperations } from './clients.ts';
 import { memberOperations } from './members.ts';
@@ -6,4 +7,4 @@ import { projectOperations } from './projects.ts';
 import { userOperations } from './users.ts';
 
 /** The operations both management surfaces share, in the order the documents list them. */
-export const sharedOperations: readonly AnyOperation[] = [...projectOperations, ...memberOperations, ...clientOperations, listAuditLogs, ...userOperations];
+export const sharedOperations: readonly AnyOperation[] = [...projectOperations, ...memberOperations, ...clientOperations, listAuditLogs, ...userOperations, ...accountEmailOperations];

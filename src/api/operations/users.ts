@@ -1,6 +1,8 @@
 import { exampleTime, exampleUser } from '../contracts/examples.ts';
+import { toIso } from '../contracts/common.ts';
 import {
   createUserRequest,
+  createUserResponse,
   lookupQuery,
   lookupResponse,
   presentAdminUser,
@@ -51,15 +53,23 @@ export const createUser = defineOperation({
   method: 'POST',
   path: '/admin/users',
   tag: adminTag,
-  summary: 'Create a user (administrators)',
-  description: 'Creates an account that can sign in at once. Administrators only. The password is stored as an argon2id hash and never shown again.',
+  summary: 'Create or invite a user (administrators)',
+  description:
+    'Creates an account that can sign in at once with the given password (stored as an argon2id hash and never shown again). ' +
+    'With `invite: true` and no password, the person instead receives a single-use link by mail (valid 72 hours) to choose their password; ' +
+    'the response carries `invitation.expiresAt`, never the link. Invitations need outgoing mail (SMTP_URL); without it they are refused with 400. Administrators only.',
   access: 'session',
   body: createUserRequest,
   bodyExample: { account: 'bob', displayName: 'Bob Builder', email: 'bob@example.com', password: 'a long passphrase for bob' },
-  response: { status: 201, description: 'The new user.', schema: userResponse, example: { user: exampleUser } },
+  response: { status: 201, description: 'The new user, and for an invitation when its link expires.', schema: createUserResponse, example: { user: exampleUser } },
   errors: ['invalid_request', 'forbidden'],
   async handle({ services, actor, body }) {
-    return { user: presentAdminUser(await services.users.createUser(actor, body)) };
+    const { invite, password, emailVerified, ...profile } = body;
+    if (invite === true) {
+      const { user, invitation } = await services.users.inviteUser(actor, { ...profile, email: profile.email! });
+      return { user: presentAdminUser(user), invitation: { expiresAt: toIso(invitation.expiresAt) } };
+    }
+    return { user: presentAdminUser(await services.users.createUser(actor, { ...profile, emailVerified, password: password! })) };
   },
 });
 

@@ -37,6 +37,7 @@ ${input.retryAfterSeconds !== undefined ? html`<div class="alert alert-error" ro
 </div>
 <button class="button button-primary" type="submit">Sign in</button>
 </form>
+<p class="secondary-action"><a href="/account/forgot">Forgot your password?</a></p>
 <form class="secondary-action" method="post" action="/interaction/${uid}/abort">
 <input type="hidden" name="csrf" value="${input.csrfToken}">
 <button class="button button-quiet" type="submit">Cancel and go back to ${input.clientName}</button>

@@ -382,8 +382,8 @@ export interface paths {
         get: operations["listUsers"];
         put?: never;
         /**
-         * Create a user (administrators)
-         * @description Creates an account that can sign in at once. Administrators only. The password is stored as an argon2id hash and never shown again.
+         * Create or invite a user (administrators)
+         * @description Creates an account that can sign in at once with the given password (stored as an argon2id hash and never shown again). With `invite: true` and no password, the person instead receives a single-use link by mail (valid 72 hours) to choose their password; the response carries `invitation.expiresAt`, never the link. Invitations need outgoing mail (SMTP_URL); without it they are refused with 400. Administrators only.
          */
         post: operations["createUser"];
         delete?: never;
@@ -426,6 +426,26 @@ export interface paths {
          * @description Replaces the password and ends every session of the user. Administrators only.
          */
         post: operations["setUserPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change and verify my email address
+         * @description Sets your email address, unverified, and mails it a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button verifies it without signing in. Until then `email_verified` is false. Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
+         */
+        post: operations["changeMyEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4095,6 +4115,7 @@ export interface operations {
                     /** @description 1-128 characters: letters, digits and . _ @ + -, starting with a letter or digit; unique case-insensitively. */
                     account: string;
                     displayName: string;
+                    /** @description Required with `invite: true`: the invitation goes there. */
                     email?: string;
                     emailVerified?: boolean;
                     /**
@@ -4102,13 +4123,16 @@ export interface operations {
                      * @enum {string}
                      */
                     studentStatus?: "active" | "not_student" | "unknown";
-                    password: string;
+                    /** @description Required unless `invite` is true; then the person chooses it and it must be absent. */
+                    password?: string;
+                    /** @description true: create the person without a password and mail them a single-use link (valid 72 hours) to choose one. Needs outgoing mail (SMTP_URL); `email` is required, `password` and `emailVerified` must be absent (following the link verifies the address). */
+                    invite?: boolean;
                     isAdmin?: boolean;
                 };
             };
         };
         responses: {
-            /** @description The new user. */
+            /** @description The new user, and for an invitation when its link expires. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4132,6 +4156,15 @@ export interface operations {
                      */
                     "application/json": {
                         user: components["schemas"]["User"];
+                        /** @description Present for an invitation (`invite: true`): the link went to the person by mail and is never shown here. */
+                        invitation?: {
+                            /**
+                             * Format: date-time
+                             * @description When the invitation link stops working (72 hours after it was made).
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            expiresAt: string;
+                        };
                     };
                 };
             };
@@ -4457,6 +4490,137 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeMyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "alice@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Your new address. It stays unverified (`email_verified: false`) until you open the link mailed to it.
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The address is set and the verification mail is queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "alice@example.com",
+                     *       "emailVerified": false
+                     *     }
+                     */
+                    "application/json": {
+                        email: string;
+                        /** @description false until the link mailed to the address is confirmed; true only when you sent your current, already verified address. */
+                        emailVerified: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -7,7 +7,7 @@ import { Field, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
 
-const EMPTY = { account: '', displayName: '', email: '', password: '', isAdmin: false, studentStatus: 'unknown' as StudentStatus };
+const EMPTY = { account: '', displayName: '', email: '', password: '', invite: false, isAdmin: false, studentStatus: 'unknown' as StudentStatus };
 const STUDENT_STATUS_LABELS: Record<StudentStatus, string> = { active: 'active student', not_student: 'not a student', unknown: 'unknown' };
 
 export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (user: AdminUser) => void }) {
@@ -31,7 +31,8 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
         account: form.account.trim(),
         displayName: form.displayName.trim(),
         ...(form.email.trim() ? { email: form.email.trim() } : {}),
-        password: form.password,
+        // An invitation lets the person choose the password through a mailed link; the administrator never sees it.
+        ...(form.invite ? { invite: true } : { password: form.password }),
         isAdmin: form.isAdmin,
         studentStatus: form.studentStatus,
       };
@@ -60,16 +61,33 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
           error={fieldErrors.account}
         />
         <TextField label="Display name" value={form.displayName} onValue={(displayName) => set({ displayName })} error={fieldErrors.displayName} />
-        <TextField label="Email (optional)" type="email" value={form.email} onValue={(email) => set({ email })} error={fieldErrors.email} />
-        <TextField
-          label="Initial password"
-          type="password"
-          autoComplete="new-password"
-          value={form.password}
-          onValue={(password) => set({ password })}
-          hint="Give it to them over a safe channel."
-          error={fieldErrors.password}
-        />
+        <TextField label={form.invite ? 'Email' : 'Email (optional)'} type="email" value={form.email} onValue={(email) => set({ email })} error={fieldErrors.email} />
+        <div class="check">
+          <input
+            type="checkbox"
+            id="new-user-invite"
+            checked={form.invite}
+            onChange={(e) => set({ invite: e.currentTarget.checked })}
+            aria-describedby={fieldErrors.invite ? 'new-user-invite-error' : undefined}
+          />
+          <label for="new-user-invite">Send an invitation by mail (they choose their own password within 72 hours)</label>
+        </div>
+        {fieldErrors.invite && (
+          <p class="field-error" id="new-user-invite-error">
+            {fieldErrors.invite}
+          </p>
+        )}
+        {!form.invite && (
+          <TextField
+            label="Initial password"
+            type="password"
+            autoComplete="new-password"
+            value={form.password}
+            onValue={(password) => set({ password })}
+            hint="Give it to them over a safe channel."
+            error={fieldErrors.password}
+          />
+        )}
         <Field label="Student status" hint="Released as the student_status claim to clients granted the student scope." error={fieldErrors.studentStatus}>
           {(control) => (
             <select {...control} value={form.studentStatus} onChange={(e) => set({ studentStatus: e.currentTarget.value as StudentStatus })}>
@@ -90,7 +108,7 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
             Cancel
           </button>
           <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? 'Creating…' : 'Create user'}
+            {busy ? 'Creating…' : form.invite ? 'Create and invite' : 'Create user'}
           </button>
         </div>
       </form>

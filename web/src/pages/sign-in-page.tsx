@@ -78,6 +78,9 @@ export function SignInPage() {
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        <p class="secondary-action">
+          <a href="/account/forgot">Forgot your password?</a>
+        </p>
       </main>
     </div>
   );

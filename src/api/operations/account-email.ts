@@ -1,0 +1,29 @@
+import { changeEmailRequest, changeEmailResponse } from '../contracts/account-email.ts';
+import { defineOperation } from '../operation.ts';
+
+export const changeMyEmail = defineOperation({
+  operationId: 'changeMyEmail',
+  method: 'POST',
+  path: '/account/email',
+  tag: 'My account',
+  summary: 'Change and verify my email address',
+  description:
+    'Sets your email address, unverified, and mails it a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, ' +
+    'where a confirm button verifies it without signing in. Until then `email_verified` is false. ' +
+    'Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.',
+  access: 'session',
+  body: changeEmailRequest,
+  bodyExample: { email: 'alice@example.com' },
+  response: {
+    status: 202,
+    description: 'The address is set and the verification mail is queued.',
+    schema: changeEmailResponse,
+    example: { email: 'alice@example.com', emailVerified: false },
+  },
+  errors: ['invalid_request'],
+  async handle({ services, actor, body }) {
+    return services.emailVerification.changeEmail(actor, body.email);
+  },
+});
+
+export const accountEmailOperations = [changeMyEmail];

@@ -14,6 +14,8 @@ export type { User };
 export interface SignInSource {
   ip: string | null;
   surface: SignInSurface;
+  /** The person a valid device cookie of this browser names (src/security/device-cookie.ts), if any. */
+  deviceSubject?: string | null | undefined;
 }
 
 export interface NewUser {
@@ -121,10 +123,14 @@ export function createUserService({ store, clock, signInLimiter }: ServiceDeps) 
     /**
      * The password check of every sign-in, under the sign-in failure limits: the user when the account
      * exists, is active and the password matches, otherwise null. Throws 429 rate_limited, without
-     * checking the password, once the account, the address or both have failed too often.
+     * checking the password, once the address or the account from this address has failed too often;
+     * an account that failed too often from anywhere is only slowed down, and not at all from an
+     * address or a browser (device cookie) its person signed in from before.
      */
     async authenticate(account: string, password: string, from: SignInSource): Promise<User | null> {
-      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface }, () => verifyCredentials(account, password));
+      const { deviceSubject } = from;
+      const fromKnownDevice = deviceSubject ? async () => (await users.findByAccount(account))?.subjectId === deviceSubject : undefined;
+      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface, fromKnownDevice }, () => verifyCredentials(account, password));
     },
 
     async getUser(subjectId: string): Promise<User | null> {

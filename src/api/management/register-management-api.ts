@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors.ts';
 import { openApiDocumentOperation } from '../openapi.ts';
+import { createDeviceCookie, type DeviceCookie } from '../../security/device-cookie.ts';
 import { isStateChanging, type AnyOperation } from '../operation.ts';
 import { sharedOperations } from '../operations/index.ts';
 import { PACKAGE_VERSION } from '../package-version.ts';
@@ -16,7 +17,7 @@ export interface ManagementApiDeps extends ApiDeps {
   cookieKeys: readonly string[];
 }
 
-function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, csrf: CsrfTokens): AnyOperation[] {
+function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, csrf: CsrfTokens, device: DeviceCookie): AnyOperation[] {
   const serverUrl = `${deps.config.issuer}${MANAGEMENT_API_PREFIX}`;
   const getOpenApiDocument = openApiDocumentOperation(
     {
@@ -39,7 +40,7 @@ function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, 
     () => operations,
   );
 
-  const operations: AnyOperation[] = [getOpenApiDocument, ...consoleAuthOperations(cookies, csrf), ...sharedOperations];
+  const operations: AnyOperation[] = [getOpenApiDocument, ...consoleAuthOperations(cookies, csrf, device), ...sharedOperations];
   return operations;
 }
 
@@ -49,5 +50,6 @@ export async function managementApi(api: FastifyInstance, deps: ManagementApiDep
   const csrf = createCsrfTokens(deps.cookieKeys);
   acceptJsonBodiesOnly(api);
   forbidCaching(api);
-  registerOperations(api, managementOperations(deps, cookies, csrf), createCookieAuth(deps.services, cookies, csrf), deps.services);
+  const device = createDeviceCookie({ issuer: deps.config.issuer, cookieKeys: deps.cookieKeys });
+  registerOperations(api, managementOperations(deps, cookies, csrf, device), createCookieAuth(deps.services, cookies, csrf), deps.services);
 }

@@ -5,7 +5,8 @@ import { resolveInstanceSecrets, type InstanceSecrets } from './instance-secrets
 import { ensureSigningKeys } from './oidc/signing-keys.ts';
 import { importConfiguredClients } from './services/configured-clients.ts';
 import type { Services } from './services/index.ts';
-import type { Db } from './storage/database.ts';
+import { engineOf, type Db } from './storage/database.ts';
+import { createStore } from './storage/store.ts';
 
 export interface PreparedInstance {
   instanceSecrets: InstanceSecrets;
@@ -17,7 +18,7 @@ export interface PreparedInstance {
 /** Everything a fresh database needs before the server can serve: secrets, first admin, keys, clients. */
 export async function prepareInstance(deps: { config: Config; db: Db; clock: Clock; services: Services }): Promise<PreparedInstance> {
   const instanceSecrets = await resolveInstanceSecrets(deps.config, deps.db, deps.clock);
-  await ensureSigningKeys(deps.db, deps.clock, instanceSecrets.keyEncryptionSecret);
+  await ensureSigningKeys(createStore(deps.db, engineOf(deps.config.databaseUrl)), deps.clock, instanceSecrets.keyEncryptionSecret);
   const bootstrap = await ensureBootstrapAdmin(deps.config, deps.services);
   const importedClients = await importConfiguredClients(deps.config, deps.services);
   return { instanceSecrets, bootstrap, importedClients };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { UNSTORABLE_TEXT } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
-import { UNSTORABLE_TEXT } from '../storage/storable-text.ts';
+import { zodFieldErrors } from '../zod-field-errors.ts';
 
 type Location = 'body' | 'query' | 'path';
 
@@ -37,25 +38,6 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
     default:
       return issue.message;
   }
-}
-
-/** zod's issues as `field_errors` keyed by field path (`redirectUris.0`); problems with the whole input go to the description. */
-export function toFieldErrors(issues: readonly z.core.$ZodIssue[], input: unknown): { fieldErrors: Record<string, string>; wholeInput: string[] } {
-  const fieldErrors: Record<string, string> = {};
-  const wholeInput: string[] = [];
-  const add = (path: readonly PropertyKey[], message: string) => {
-    const key = path.map(String).join('.');
-    if (key === '') wholeInput.push(message);
-    else fieldErrors[key] ??= message;
-  };
-  for (const issue of issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) add([...issue.path, key], 'is not a known field; remove it');
-    } else {
-      add(issue.path, describeIssue(issue, input));
-    }
-  }
-  return { fieldErrors, wholeInput };
 }
 
 interface Visit {
@@ -98,7 +80,8 @@ export function parseRequestPart<S extends z.ZodType>(schema: S, input: unknown,
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const { fieldErrors, wholeInput } = toFieldErrors(result.error.issues, input);
+  // Keyed by field path (`redirectUris.0`); problems with the whole input go to the description.
+  const { fieldErrors, wholeInput } = zodFieldErrors(result.error.issues, { describe: (issue) => describeIssue(issue, input), unknownField: 'is not a known field; remove it' });
   const where = LOCATION_TEXT[location];
   if (location === 'body' && (input === undefined || input === null || typeof input !== 'object' || Array.isArray(input))) {
     throw new AppError('invalid_request', 'The request body must be a JSON object; see the operation\'s schema in the OpenAPI document.');

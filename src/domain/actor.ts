@@ -1,4 +1,6 @@
-export type Surface = 'console' | 'agent' | 'cli' | 'system';
+/** Where a change came from; every audit entry records one. */
+export const SURFACES = ['console', 'agent', 'cli', 'system'] as const;
+export type Surface = (typeof SURFACES)[number];
 
 /** Who asks: every service function takes one and decides permissions from it. */
 export interface Actor {

@@ -1,5 +1,7 @@
+import type { SecretStatus } from './statuses.ts';
+
 /** Usable at /token: the active secret, or a retiring one whose grace period has not ended. */
-export function secretIsUsable(secret: { status: 'active' | 'retiring' | 'revoked'; expiresAt: number | null }, now: number): boolean {
+export function secretIsUsable(secret: { status: SecretStatus; expiresAt: number | null }, now: number): boolean {
   if (secret.status === 'active') return true;
   return secret.status === 'retiring' && secret.expiresAt !== null && secret.expiresAt > now;
 }

@@ -1,6 +1,10 @@
 export const PROJECT_ROLES = ['owner', 'maintainer', 'viewer'] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
 
+/** Roles a member can be given directly; `owner` changes hands only by transfer. */
+export const ASSIGNABLE_ROLES = ['maintainer', 'viewer'] as const;
+export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
+
 export const CAPABILITIES = ['read', 'write_clients', 'manage_members', 'manage_project'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -10,6 +14,32 @@ export const ROLE_CAPABILITIES: Record<ProjectRole, readonly Capability[]> = {
   maintainer: ['read', 'write_clients'],
   owner: ['read', 'write_clients', 'manage_members', 'manage_project'],
 };
+
+/** What a role is for, in a few words (the console's role pickers, the agent guide). */
+export const ROLE_DESCRIPTIONS: Record<ProjectRole, string> = {
+  owner: 'edits the project, manages members and clients',
+  maintainer: 'registers and changes clients, rotates secrets',
+  viewer: 'reads everything, changes nothing',
+};
+
+/** What a capability allows, as the completion of "you may ...". */
+export const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
+  read: 'read the project, its members, clients and audit trail',
+  write_clients: 'register clients, change their metadata and OIDC configuration, rotate and revoke secrets',
+  manage_members: 'add members, change roles, remove members, transfer ownership',
+  manage_project: 'rename, describe, archive and un-archive the project',
+};
+
+const rolesHolding = (capability: Capability) => PROJECT_ROLES.filter((role) => ROLE_CAPABILITIES[role].includes(capability));
+
+/** A capability as a refusal names it: what it allows, and which roles hold it when not every role does. */
+export const CAPABILITY_WITH_ROLES = Object.fromEntries(
+  CAPABILITIES.map((capability) => {
+    const holders = rolesHolding(capability);
+    const who = holders.length === PROJECT_ROLES.length ? '' : holders.length === 1 ? ` (${holders[0]} only)` : ` (${holders.join(' or ')})`;
+    return [capability, `${CAPABILITY_DESCRIPTIONS[capability]}${who}`];
+  }),
+) as Record<Capability, string>;
 
 export function capabilitiesOf(role: ProjectRole | null, isAdmin: boolean): readonly Capability[] {
   if (isAdmin) return ROLE_CAPABILITIES.owner;

@@ -4,7 +4,7 @@ import type { Scope } from '../domain/clients.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import type { Db } from '../storage/database.ts';
 import { precompile } from '../storage/precompiled-query.ts';
-import { isStorableText } from '../storage/storable-text.ts';
+import { isStorableText } from '../domain/text-rules.ts';
 
 /**
  * oidc-provider takes a single `client_secret` per client and would compare it itself; Sesame keeps

@@ -1,24 +1,16 @@
-import type { Db, Engine } from '../storage/database.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { Store } from '../storage/store.ts';
 
-export const PRUNE_BATCH_SIZE = 500;
+// Pruning expired rows is housekeeping, not correctness (expired rows read as absent), so it runs
+// now and then on writes rather than on a timer every instance would need to own.
+const PRUNE_EVERY_WRITES = 500;
 
-/**
- * Deletes expired oidc_payloads rows, a batch at a time, until none is left; returns how many this
- * call deleted. On PostgreSQL each batch takes only rows no other transaction holds (FOR UPDATE SKIP
- * LOCKED): instances pruning at the same moment split the expired rows between them instead of
- * queueing on, or deadlocking over, the same ones. SQLite has one writer at a time: nothing to split.
- */
-export async function pruneExpiredPayloads(db: Db, engine: Engine, now: number, batchSize = PRUNE_BATCH_SIZE): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const expired = db.selectFrom('oidc_payloads').select(['kind', 'id']).where('expires_at', '<', now).limit(batchSize);
-    const batch = engine === 'postgres' ? expired.forUpdate().skipLocked() : expired;
-    const result = await db
-      .deleteFrom('oidc_payloads')
-      .where((eb) => eb(eb.refTuple('kind', 'id'), 'in', batch.$asTuple('kind', 'id')))
-      .executeTakeFirst();
-    const count = Number(result.numDeletedRows);
-    deleted += count;
-    if (count < batchSize) return deleted;
-  }
+/** Returns what to call after each write: every PRUNE_EVERY_WRITES-th call prunes in the background. */
+export function pruneExpiredNowAndThen(store: Store, clock: Clock): () => void {
+  let writes = 0;
+  return () => {
+    writes += 1;
+    if (writes % PRUNE_EVERY_WRITES !== 0) return;
+    void store.repos.oidcPayloads.pruneExpired(clock.now()).catch(() => {});
+  };
 }

@@ -156,7 +156,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
     if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
     const grantId = await grant.save();
-    await rememberConsent(deps.db, deps.clock, accountId, clientId, grant.getOIDCScope().split(' ').filter(Boolean));
+    await rememberConsent(live.store, deps.clock, accountId, clientId, grant.getOIDCScope().split(' ').filter(Boolean));
     return finish(request, reply, { consent: existing ? {} : { grantId } }, true);
   });
 

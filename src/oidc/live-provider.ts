@@ -1,33 +1,39 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import { createStore, type Store } from '../storage/store.ts';
 import { buildProvider, type OidcDeps } from './provider.ts';
 import { loadSigningJwks, signingKeysFingerprint, type SigningJwks } from './signing-keys.ts';
 
 export interface LiveProvider {
-  /** The provider serving now; replaced when the published signing keys change. */
+  /** The provider serving now; replaced when the published signing keys, or the keys that sign, change. */
   current(): Provider;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /**
-   * Re-reads the signing keys and, when the published set changed (a rotation, or a retired key
-   * past its publication), rebuilds the provider with them. Everything else oidc-provider keeps is
-   * in the database, so swapping instances loses nothing. Returns whether the keys changed.
+   * Re-reads the signing keys and, when the published set changed (a rotation, a retired key past its
+   * publication) or a published key's time to sign has come, rebuilds the provider with them.
+   * Everything else oidc-provider keeps is in the database, so swapping instances loses nothing.
+   * Returns whether the keys changed.
    */
   refreshSigningKeys(): Promise<boolean>;
+  /** The repositories the provider keeps its artifacts and reads its keys through. */
+  store: Store;
 }
 
 export async function createLiveProvider(deps: OidcDeps): Promise<LiveProvider> {
-  const load = () => loadSigningJwks(deps.db, deps.clock, deps.instanceSecrets.keyEncryptionSecret);
+  const store = createStore(deps.db, deps.engine);
+  const load = () => loadSigningJwks(store, deps.clock, deps.instanceSecrets.keyEncryptionSecret);
   let jwks: SigningJwks = await load();
-  let provider = buildProvider(deps, jwks);
+  let provider = buildProvider(deps, jwks, store);
   let callback = provider.callback();
   return {
+    store,
     current: () => provider,
     handle: (req, res) => callback(req, res),
     async refreshSigningKeys() {
-      if ((await signingKeysFingerprint(deps.db, deps.clock)) === jwks.fingerprint) return false;
+      if ((await signingKeysFingerprint(store, deps.clock)) === jwks.fingerprint) return false;
       const next = await load();
       jwks = next;
-      provider = buildProvider(deps, next);
+      provider = buildProvider(deps, next, store);
       callback = provider.callback();
       return true;
     },

@@ -5,6 +5,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { InstanceSecrets } from '../instance-secrets.ts';
 import type { Services } from '../services/index.ts';
 import type { Db, Engine } from '../storage/database.ts';
+import type { Store } from '../storage/store.ts';
 import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
@@ -85,8 +86,8 @@ function renderHtml(ctx: Ctx, page: string): void {
   ctx.body = page;
 }
 
-/** Builds the oidc-provider instance with the given signing keys; everything else comes from `deps`. */
-export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
+/** Builds the oidc-provider instance with the given signing keys over the store's repositories; everything else comes from `deps`. */
+export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): Provider {
   const { db, clock, services } = deps;
 
   const loadExistingGrant = async (ctx: Ctx) => {
@@ -99,7 +100,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
     }
     // No grant in this browser session: reuse a consent the person gave this client before.
     const allowed = new Set((client.scope ?? '').split(' '));
-    const remembered = (await rememberedConsentScopes(db, clock, accountId, client.clientId)).filter((s) => allowed.has(s));
+    const remembered = (await rememberedConsentScopes(store, clock, accountId, client.clientId)).filter((s) => allowed.has(s));
     if (remembered.length === 0) return undefined;
     const grant = new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
     grant.addOIDCScope(remembered.join(' '));
@@ -108,7 +109,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks): Provider {
   };
 
   const configuration: Configuration = {
-    adapter: createOidcAdapterFactory({ db, clock, engine: deps.engine }),
+    adapter: createOidcAdapterFactory({ db, store, clock }),
     jwks: { keys: jwks.keys } as Configuration['jwks'],
     cookies: {
       keys: deps.instanceSecrets.cookieKeys,

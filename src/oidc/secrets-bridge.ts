@@ -1,7 +1,8 @@
 import type { Provider } from 'oidc-provider';
 import type { Clock } from '../domain/clock.ts';
 import { secretIsUsable } from '../domain/client-secrets.ts';
-import { digestsEqual, sha256Hex } from '../domain/digests.ts';
+import { sha256Hex } from '../domain/digests.ts';
+import { constantTimeEqual } from '../security/constant-time.ts';
 import type { Db } from '../storage/database.ts';
 import type { SesameClientFields, StoredClientSecret } from './client-metadata.ts';
 
@@ -25,7 +26,7 @@ export function installSecretsBridge(provider: Provider, { db, clock }: { db: Db
     // Every secret is compared, matched or not, so the time taken does not tell which one matched.
     for (const secret of this.sesame_secrets ?? []) {
       const usable = secretIsUsable(secret, now);
-      if (digestsEqual(secret.digest, presentedDigest) && usable) matched ??= secret;
+      if (constantTimeEqual(presentedDigest, secret.digest) && usable) matched ??= secret;
     }
     if (matched === undefined) return false;
     if (matched.lastUsedAt === null || now - matched.lastUsedAt >= LAST_USED_RESOLUTION_MS) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { digestsEqual, sha256Hex } from '../domain/digests.ts';
+import { sha256Hex } from '../domain/digests.ts';
+import { constantTimeEqual } from '../security/constant-time.ts';
 import { AppError } from '../errors.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -46,7 +47,7 @@ export function registerMetrics(app: FastifyInstance, options: { metrics: Metric
   app.get('/metrics', async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const presented = bearerToken(request);
-    const tokenMatches = presented !== undefined && tokenDigest !== undefined && digestsEqual(sha256Hex(presented), tokenDigest);
+    const tokenMatches = presented !== undefined && tokenDigest !== undefined && constantTimeEqual(sha256Hex(presented), tokenDigest);
     if (!tokenMatches && !isLoopback(request.ip)) {
       if (presented !== undefined && tokenDigest !== undefined) {
         return reply.status(401).header('www-authenticate', 'Bearer').send(new AppError('login_required', 'The metrics token is wrong.').toBody());

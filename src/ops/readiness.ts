@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../storage/database.ts';
+import { pingDatabase } from '../storage/store.ts';
 
 export type ReadinessCheck = () => boolean | Promise<boolean>;
 
@@ -29,7 +29,7 @@ function withinTimeout(check: ReadinessCheck, timeoutMs: number): Promise<boolea
  */
 export function createReadiness(deps: { db: Db; timeoutMs?: number }) {
   const timeoutMs = deps.timeoutMs ?? READINESS_TIMEOUT_MS;
-  const checks = new Map<string, ReadinessCheck>([['database', async () => (await sql`select 1 as ok`.execute(deps.db)).rows.length === 1]]);
+  const checks = new Map<string, ReadinessCheck>([['database', () => pingDatabase(deps.db)]]);
 
   return {
     /** Adds (or replaces) a named condition; it is asked on every readiness probe. */

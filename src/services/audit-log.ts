@@ -1,10 +1,9 @@
 import type { Actor } from '../domain/actor.ts';
+import { AUDIT_PAGE } from '../domain/limits.ts';
 import { AppError } from '../errors.ts';
 import type { ServiceDeps } from './deps.ts';
 import { resolveProjectAccess } from './project-access.ts';
 import type { AuditLogEntry } from './types.ts';
-
-export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
 export interface AuditLogQuery {
   limit?: number | undefined;

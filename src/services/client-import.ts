@@ -7,6 +7,7 @@ import { CLIENT_TYPES } from '../domain/clients.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newProjectId, newSecretId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
+import { zodFieldErrors } from '../zod-field-errors.ts';
 import type { Database } from '../storage/schema.ts';
 import { writeAudit } from './audit.ts';
 import { checkRegistrationInput, type CheckedRegistration } from './client-input.ts';
@@ -59,14 +60,9 @@ function invalidDocument(fieldErrors: Record<string, string>, document: unknown)
 }
 
 function addZodIssues(fieldErrors: Record<string, string>, issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): void {
-  for (const issue of issues) {
-    const path = [...prefix, ...issue.path];
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) fieldErrors[fieldKey([...path, key])] ??= 'is not a known field';
-    } else {
-      fieldErrors[fieldKey(path) || 'document'] ??= issue.message;
-    }
-  }
+  const found = zodFieldErrors(issues, { key: fieldKey }, prefix);
+  for (const [field, message] of Object.entries(found.fieldErrors)) fieldErrors[field] ??= message;
+  for (const message of found.wholeInput) fieldErrors.document ??= message;
 }
 
 /** Every problem of the document at once, keyed like `clients[2].redirectUris`; nothing is written unless there are none. */

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newClientId, newSecretId, newSecretValue } from '../domain/ids.ts';
+import { CLIENT_STATUSES } from '../domain/statuses.ts';
 import { AppError } from '../errors.ts';
 import type { ClientRow, Database } from '../storage/schema.ts';
 import { changedFields } from './audit-diff.ts';
@@ -13,8 +14,6 @@ import type { ServiceDeps } from './deps.ts';
 import { bumpClientVersion, checkExpectedVersion } from './optimistic-lock.ts';
 import { requireActiveProject, requireCapability, resolveProjectAccess, type ProjectAccess } from './project-access.ts';
 import type { Client, NewSecret } from './types.ts';
-
-export const CLIENT_STATUSES = ['active', 'disabled'] as const;
 
 export interface ClientMetadataChanges {
   clientVersion: number;

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Actor } from '../domain/actor.ts';
-import type { ProjectRole } from '../domain/roles.ts';
+import { ASSIGNABLE_ROLES, type AssignableRole, type ProjectRole } from '../domain/roles.ts';
 import { AppError } from '../errors.ts';
 import type { Database } from '../storage/schema.ts';
 import { writeAudit } from './audit.ts';
@@ -9,10 +9,6 @@ import { bumpProjectVersion, checkExpectedVersion } from './optimistic-lock.ts';
 import { requireActiveProject, requireCapability, resolveProjectAccess, type ProjectAccess } from './project-access.ts';
 import { toProject } from './projects.ts';
 import type { Member, Project } from './types.ts';
-
-/** Roles a member can be given directly; `owner` changes hands only by transfer. */
-export const ASSIGNABLE_ROLES = ['maintainer', 'viewer'] as const;
-export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
 const ROLE_ORDER: Record<ProjectRole, number> = { owner: 0, maintainer: 1, viewer: 2 };
 

@@ -3,8 +3,6 @@ import { hash, verify } from '@node-rs/argon2';
 // OWASP's argon2id parameters: 19 MiB, 2 passes, 1 lane.
 const ARGON2_OPTIONS = { algorithm: 2 /* Algorithm.Argon2id, a const enum */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export const PASSWORD_RULES = { minLength: 8, maxLength: 256 } as const;
-
 export function hashPassword(password: string): Promise<string> {
   return hash(password, ARGON2_OPTIONS);
 }
@@ -22,10 +20,4 @@ export async function verifyPassword(storedHash: string | undefined, password: s
     return false;
   }
   return verify(storedHash, password).catch(() => false);
-}
-
-export function passwordProblem(password: string): string | undefined {
-  if (password.length < PASSWORD_RULES.minLength) return `must be at least ${PASSWORD_RULES.minLength} characters`;
-  if (password.length > PASSWORD_RULES.maxLength) return `must be at most ${PASSWORD_RULES.maxLength} characters`;
-  return undefined;
 }

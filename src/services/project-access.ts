@@ -1,6 +1,6 @@
 import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { Actor } from '../domain/actor.ts';
-import { capabilitiesOf, type Capability, type ProjectRole } from '../domain/roles.ts';
+import { capabilitiesOf, CAPABILITY_WITH_ROLES as CAPABILITY_WORDING, type Capability, type ProjectRole } from '../domain/roles.ts';
 import { AppError } from '../errors.ts';
 import type { Database, ProjectRow } from '../storage/schema.ts';
 
@@ -12,13 +12,6 @@ export interface ProjectAccess {
   role: ProjectRole | null;
   capabilities: readonly Capability[];
 }
-
-const CAPABILITY_WORDING: Record<Capability, string> = {
-  read: 'read this project',
-  write_clients: 'change clients or their secrets (maintainer or owner)',
-  manage_members: 'manage members (owner only)',
-  manage_project: 'edit or archive the project (owner only)',
-};
 
 export function requireSignedIn(actor: Actor): void {
   if (!actor.subjectId && !actor.isAdmin) throw new AppError('login_required', 'Sign in first.');

@@ -1,6 +1,7 @@
 import type { Actor } from '../domain/actor.ts';
 import { newProjectId } from '../domain/ids.ts';
 import { capabilitiesOf, type ProjectRole } from '../domain/roles.ts';
+import { PROJECT_STATUSES } from '../domain/statuses.ts';
 import { PROJECT_LIMITS, textProblem } from '../domain/text-fields.ts';
 import { AppError } from '../errors.ts';
 import type { ProjectRow } from '../storage/schema.ts';
@@ -22,8 +23,6 @@ export interface ProjectChanges {
   description?: string | undefined;
   status?: 'active' | 'archived' | undefined;
 }
-
-export const PROJECT_STATUSES = ['active', 'archived'] as const;
 
 // Capabilities follow the role only; an archived project still reports them, and its status says writes are refused.
 export function toProject(row: ProjectRow, role: ProjectRole | null, isAdmin: boolean): Project {

@@ -3,7 +3,7 @@ import { cliActor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { createTestContext, type TestContext } from '../../test/helpers/context.ts';
 import { TEST_ENGINES } from '../../test/helpers/engines.ts';
-import { SESSION_LIFETIME_SECONDS } from './sessions.ts';
+import { SESSION_LIFETIME_SECONDS } from '../domain/limits.ts';
 
 describe.each(TEST_ENGINES)('session service on %s', (engine) => {
   let ctx: TestContext;

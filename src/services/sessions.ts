@@ -1,16 +1,14 @@
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newSecretValue } from '../domain/ids.ts';
+import { SESSION_LIFETIME_SECONDS } from '../domain/limits.ts';
+import type { SessionKind } from '../domain/statuses.ts';
 import { AppError } from '../errors.ts';
-import type { SessionKind } from '../storage/repositories/session-repository.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { createUserService, type User } from './users.ts';
 
 export type { SessionKind };
-
-/** One lifetime for both kinds: the Agent API states `expiresIn: 86400`, and the console matches it. */
-export const SESSION_LIFETIME_SECONDS = 86_400;
 
 // last_seen_at is informational; writing it on every request would turn each read into a write.
 const LAST_SEEN_RESOLUTION_MS = 60_000;

@@ -2,10 +2,12 @@ import type { User } from '../domain/accounts.ts';
 import type { Actor } from '../domain/actor.ts';
 import { STUDENT_STATUSES, type StudentStatus } from '../domain/clients.ts';
 import { newSubjectId } from '../domain/ids.ts';
+import { passwordProblem } from '../domain/passwords.ts';
+import { isStorableText } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
 import { writeAudit } from './audit.ts';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 
 export type { User };

@@ -107,15 +107,21 @@ export interface SigningKeysTable {
   private_jwk_encrypted: string;
   status: 'active' | 'retired';
   created_at: EpochMs;
+  /** When the key starts signing; published from creation on, so relying parties know it first. */
+  signs_from: EpochMs;
   retired_at: EpochMs | null;
 }
 
 export interface OidcPayloadsTable {
   kind: string;
+  /** SHA-256 (hex) of the artifact's id: the id is the token itself, so it is never stored. */
   id: string;
+  /** Without the id (`jti`). */
   payload: JsonText;
   grant_id: string | null;
   uid: string | null;
+  /** The person (subject id) the artifact belongs to, when it belongs to one. */
+  account_id: string | null;
   expires_at: EpochMs | null;
   consumed_at: EpochMs | null;
 }

@@ -1,6 +1,6 @@
-// Compile-time only (checked by `npm run check`, not run by Vitest): the console's hand-written JSON
-// types in web/src/api/types.ts must stay exactly the shapes the API contracts produce. The console
-// cannot import the contracts themselves (they pull in the server's storage and Node types).
+// Compile-time only (checked by `npm run check`, not run by Vitest): the console's JSON types in
+// web/src/api/types.ts, generated from the OpenAPI document (npm run openapi:sync), must stay exactly
+// the shapes the zod contracts infer, so a lossy step between zod, OpenAPI and TypeScript shows here.
 import type { z } from 'zod';
 import type { auditLogJson } from '../../src/api/contracts/audit.ts';
 import type { clientSecretPolicy, consoleContextResponse, sessionUser } from '../../src/api/contracts/auth.ts';

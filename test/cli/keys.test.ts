@@ -4,6 +4,7 @@ import { systemClock } from '../../src/domain/clock.ts';
 import { resolveInstanceSecrets } from '../../src/instance-secrets.ts';
 import { loadSigningJwks } from '../../src/oidc/signing-keys.ts';
 import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
+import { createStore } from '../../src/storage/store.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
 import { runSesame, type SesameRun } from './run-sesame.ts';
 
@@ -12,6 +13,7 @@ interface KeyRecord {
   alg: string;
   status: string;
   createdAt: string;
+  signsFrom: string;
   retiredAt: string | null;
   publishedUntil: string | null;
 }
@@ -58,7 +60,10 @@ describe.each(TEST_ENGINES)('sesame keys on %s', (engine) => {
       ['RS256', 'active'],
     ]);
     expect(result.retired).toEqual([]);
-    for (const key of result.created) expect(Object.keys(key).sort()).toEqual(['alg', 'createdAt', 'kid', 'publishedUntil', 'retiredAt', 'status']);
+    for (const key of result.created) expect(Object.keys(key).sort()).toEqual(['alg', 'createdAt', 'kid', 'publishedUntil', 'retiredAt', 'signsFrom', 'status']);
+    // No key signed before: nothing to publish ahead of, so the first keys sign at once.
+    for (const key of result.created) expect(key.signsFrom).toBe(key.createdAt);
+    expect(run.stderr).toContain('sign from now on');
     firstKids = result.created.map((k) => k.kid);
   });
 
@@ -70,6 +75,10 @@ describe.each(TEST_ENGINES)('sesame keys on %s', (engine) => {
     expect(secondKids).toHaveLength(2);
     for (const kid of secondKids) expect(firstKids).not.toContain(kid);
     expect(result.retired.map((k) => k.kid).sort()).toEqual([...firstKids].sort());
+    // Publish first, sign later: the new keys sign after SIGNING_KEY_REFRESH_SECONDS (30) + 60 s, the old ones until then.
+    for (const key of result.created) expect(Date.parse(key.signsFrom) - Date.parse(key.createdAt)).toBe(90_000);
+    for (const key of result.retired) expect(key.retiredAt).toBe(result.created[0]!.signsFrom);
+    expect(run.stderr).toContain(`start signing at ${result.created[0]!.signsFrom} (90 s after the rotation)`);
 
     const keys = await listKeys();
     expect(keys).toHaveLength(4);
@@ -84,7 +93,7 @@ describe.each(TEST_ENGINES)('sesame keys on %s', (engine) => {
   it('encrypts the new keys with the secret the server resolves, so the server can sign with them', async () => {
     const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url });
     const { keyEncryptionSecret } = await resolveInstanceSecrets(config, opened.db, systemClock);
-    const jwks = await loadSigningJwks(opened.db, systemClock, keyEncryptionSecret);
+    const jwks = await loadSigningJwks(createStore(opened.db, engine), systemClock, keyEncryptionSecret);
     expect(jwks.keys.map((k) => k.kid).sort()).toEqual([...firstKids, ...secondKids].sort());
   });
 

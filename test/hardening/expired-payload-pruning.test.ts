@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pruneExpiredPayloads } from '../../src/oidc/expired-payloads.ts';
-import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
+import { openDatabase, type Engine, type OpenedDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrate.ts';
+import { createStore } from '../../src/storage/store.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 12);
@@ -20,6 +20,9 @@ async function insertPayloads(opened: OpenedDatabase, prefix: string, count: num
     await opened.db.insertInto('oidc_payloads').values(rows).execute();
   }
 }
+
+const pruneExpiredPayloads = (db: OpenedDatabase['db'], engine: Engine, now: number, batchSize: number) =>
+  createStore(db, engine).repos.oidcPayloads.pruneExpired(now, batchSize);
 
 const countWhere = async (opened: OpenedDatabase, prefix: string) =>
   Number((await opened.db.selectFrom('oidc_payloads').select((eb) => eb.fn.countAll().as('n')).where('id', 'like', `${prefix}-%`).executeTakeFirstOrThrow()).n);

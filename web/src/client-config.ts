@@ -1,4 +1,5 @@
 import { checkClientConfiguration, CLIENT_LIMITS, redirectUriProblem, SCOPES, type ClientType, type Scope } from '../../src/domain/clients.ts';
+import { invisibleFormattingProblem } from '../../src/domain/text-rules.ts';
 import type { Client } from './api/types.ts';
 
 /** The OIDC configuration as the form holds it: URIs one per line. */
@@ -15,14 +16,6 @@ export interface ClientConfigBody {
   scopeWhitelist: Scope[];
   requirePkce: boolean;
 }
-
-export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  openid: 'sign-in itself: the subject identifier (sub); always included',
-  profile: 'name and preferred_username',
-  email: 'email and email_verified',
-  student: 'student_status (active, not_student or unknown)',
-  offline_access: 'refresh tokens, for web clients that act while the person is away',
-};
 
 export const emptyDraft = (): ConfigDraft => ({ redirectUris: '', postLogoutRedirectUris: '', scopeWhitelist: ['openid', 'profile', 'email'], requirePkce: true });
 
@@ -75,12 +68,17 @@ export function configProblems(clientType: ClientType, draft: ConfigDraft): Reco
   return problems;
 }
 
+const hiddenFormattingProblem = (text: string) => {
+  const problem = invisibleFormattingProblem(text);
+  return problem ? `It ${problem}; retype it without them.` : undefined;
+};
+
 export function displayNameProblem(name: string): string | undefined {
   if (name.trim() === '') return 'A client needs a display name; people see it on the consent page.';
   if (name.length > CLIENT_LIMITS.maxDisplayNameLength) return `At most ${CLIENT_LIMITS.maxDisplayNameLength} characters.`;
-  return undefined;
+  return hiddenFormattingProblem(name);
 }
 
 export function descriptionProblem(description: string): string | undefined {
-  return description.length > CLIENT_LIMITS.maxDescriptionLength ? `At most ${CLIENT_LIMITS.maxDescriptionLength} characters.` : undefined;
+  return description.length > CLIENT_LIMITS.maxDescriptionLength ? `At most ${CLIENT_LIMITS.maxDescriptionLength} characters.` : hiddenFormattingProblem(description);
 }

@@ -1,9 +1,10 @@
+import { SECRET_STATUSES } from '../../src/domain/statuses.ts';
 import type { Client } from './api/types.ts';
 import type { FieldSpec } from './changes.ts';
 
 const secretsSummary = (value: unknown) => {
   const secrets = (value as Client['secrets']) ?? [];
-  const counts = ['active', 'retiring', 'revoked']
+  const counts = SECRET_STATUSES
     .map((status) => [status, secrets.filter((s) => s.status === status).length] as const)
     .filter(([, count]) => count > 0)
     .map(([status, count]) => `${count} ${status}`);

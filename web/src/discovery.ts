@@ -1,4 +1,12 @@
-import type { OidcDiscovery } from './api/types.ts';
+/** The fields of the provider's discovery document the console shows (it is not part of the Management API). */
+export interface OidcDiscovery {
+  issuer: string;
+  authorization_endpoint?: string;
+  token_endpoint?: string;
+  userinfo_endpoint?: string;
+  jwks_uri?: string;
+  end_session_endpoint?: string;
+}
 
 let cached: Promise<OidcDiscovery | null> | undefined;
 

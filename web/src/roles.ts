@@ -12,9 +12,3 @@ export function roleLabel(project: Project): string {
 }
 
 export const ROLE_TONE: Record<string, BadgeTone> = { owner: 'accent', maintainer: 'success', viewer: 'neutral', administrator: 'warning' };
-
-export const ROLE_DESCRIPTIONS = {
-  owner: 'edits the project, manages members and clients',
-  maintainer: 'registers and changes clients, rotates secrets',
-  viewer: 'reads everything, changes nothing',
-} as const;

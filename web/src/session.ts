@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, fetchSessionContext, onSessionExpired, setCsrfToken } from './api/client.ts';
+import { api, fetchSessionContext, onSessionExpired, setCsrfToken, unwrap } from './api/client.ts';
 import type { SecretPolicy, SessionUser } from './api/types.ts';
 import { SECRET_POLICY } from '../../src/domain/clients.ts';
 import { currentLocation, currentTarget, navigate } from './router.ts';
@@ -51,7 +51,7 @@ export async function loadSession(): Promise<void> {
 }
 
 export async function signIn(account: string, password: string): Promise<void> {
-  await api.login(account, password);
+  await unwrap(api.POST('/auth/login', { body: { account, password } }));
   // The session has its own CSRF token, different from the login-CSRF token.
   await loadSession();
   update({ notice: null });
@@ -59,7 +59,7 @@ export async function signIn(account: string, password: string): Promise<void> {
 
 export async function signOut(): Promise<void> {
   try {
-    await api.logout();
+    await unwrap(api.POST('/auth/logout'));
   } finally {
     setCsrfToken('');
     update({ status: 'signed-out', user: null, notice: 'You are signed out.' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AUDIT_PAGE } from '../../services/audit-log.ts';
+import { SURFACES } from '../../domain/actor.ts';
+import { AUDIT_PAGE } from '../../domain/limits.ts';
 import type { AuditLogEntry } from '../../services/types.ts';
 import { timestamp, toIso } from './common.ts';
 
@@ -29,7 +30,7 @@ export const auditLogJson = z
     at: timestamp,
     actorSubjectId: z.string().nullable().meta({ description: 'Who made the change; null for the system or the command line.' }),
     actorAccount: z.string().nullable().meta({ description: 'The account name of `actorSubjectId` as it is now; null when there is none.' }),
-    surface: z.enum(['console', 'agent', 'cli', 'system']),
+    surface: z.enum(SURFACES),
     action: z.string().meta({ examples: ['client.revise'] }),
     targetType: z.string(),
     targetId: z.string(),

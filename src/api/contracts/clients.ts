@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
+import { CLIENT_STATUSES, SECRET_STATUSES } from '../../domain/statuses.ts';
 import type { Client, NewSecret, SecretInfo } from '../../services/types.ts';
-import { clientIdParams, clientVersion, timestamp, toIso, toIsoOrNull } from './common.ts';
-
-export const CLIENT_STATUSES = ['active', 'disabled'] as const;
-export const SECRET_STATUSES = ['active', 'retiring', 'revoked'] as const;
+import { clientIdParams, clientVersion, readableText, timestamp, toIso, toIsoOrNull } from './common.ts';
 
 const uriList = (description: string) =>
   z.array(z.string().meta({ format: 'uri', maxLength: CLIENT_LIMITS.maxUriLength })).meta({ description, maxItems: CLIENT_LIMITS.maxRedirectUris });
@@ -127,8 +125,8 @@ const typeGuard = z
 export const registerClientRequest = z
   .object({
     clientType: z.enum(CLIENT_TYPES).meta({ description: '`web` (confidential, gets a secret) or `spa` (public, no secret).' }),
-    displayName: z.string().meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength }),
-    description: z.string().optional().meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength }),
+    displayName: readableText().meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength }),
+    description: readableText().optional().meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength }),
     ...configurationFields,
   })
   .strict();
@@ -136,8 +134,8 @@ export const registerClientRequest = z
 export const updateClientMetadataRequest = z
   .object({
     clientVersion,
-    displayName: z.string().optional().meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength }),
-    description: z.string().optional().meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength }),
+    displayName: readableText().optional().meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength }),
+    description: readableText().optional().meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength }),
     status: z.enum(CLIENT_STATUSES).optional().meta({ description: '`disabled` stops the client signing anyone in; `active` re-enables it.' }),
     clientType: typeGuard,
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invisibleFormattingProblem } from '../../domain/text-rules.ts';
 import { ERROR_CODES } from '../../errors.ts';
 
 /** Domain objects carry epoch milliseconds; JSON carries ISO-8601 UTC text. */
@@ -6,6 +7,16 @@ export const timestamp = z.iso.datetime().meta({ description: 'ISO-8601 time in 
 
 export const toIso = (epochMs: number): string => new Date(epochMs).toISOString();
 export const toIsoOrNull = (epochMs: number | null): string | null => (epochMs === null ? null : toIso(epochMs));
+
+/**
+ * Names and descriptions: text that other people, and their assistants, are shown. The domain's text
+ * rule refuses hidden formatting (bidirectional controls, zero-width characters) here, on both APIs.
+ */
+export const readableText = () =>
+  z.string().superRefine((value, context) => {
+    const problem = invisibleFormattingProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
 
 export const projectVersion = z.number().int().min(1).meta({
   description: 'The project version you last read (`project.version`); a stale one is refused with 409 version_conflict.',

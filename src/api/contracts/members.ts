@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { PROJECT_ROLES } from '../../domain/roles.ts';
-import { ASSIGNABLE_ROLES } from '../../services/members.ts';
+import { ASSIGNABLE_ROLES, PROJECT_ROLES } from '../../domain/roles.ts';
 import type { Member, Project } from '../../services/types.ts';
 import { projectIdParams, projectVersion, timestamp, toIso } from './common.ts';
 import { presentProject, projectJson } from './projects.ts';

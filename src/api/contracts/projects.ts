@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { CAPABILITIES, PROJECT_ROLES } from '../../domain/roles.ts';
+import { PROJECT_STATUSES } from '../../domain/statuses.ts';
 import { PROJECT_LIMITS } from '../../domain/text-fields.ts';
 import type { Project } from '../../services/types.ts';
-import { projectVersion, timestamp, toIso } from './common.ts';
-
-export const PROJECT_STATUSES = ['active', 'archived'] as const;
+import { projectVersion, readableText, timestamp, toIso } from './common.ts';
 
 export const projectJson = z
   .object({
@@ -41,16 +40,16 @@ export const projectListResponse = z.object({ projects: z.array(projectJson) });
 
 export const createProjectRequest = z
   .object({
-    name: z.string().meta({ description: 'Required; one line.', maxLength: PROJECT_LIMITS.maxNameLength }),
-    description: z.string().optional().meta({ maxLength: PROJECT_LIMITS.maxDescriptionLength }),
+    name: readableText().meta({ description: 'Required; one line.', maxLength: PROJECT_LIMITS.maxNameLength }),
+    description: readableText().optional().meta({ maxLength: PROJECT_LIMITS.maxDescriptionLength }),
   })
   .strict();
 
 export const updateProjectRequest = z
   .object({
     expectedProjectVersion: projectVersion,
-    name: z.string().optional().meta({ description: 'One line.', maxLength: PROJECT_LIMITS.maxNameLength }),
-    description: z.string().optional().meta({ maxLength: PROJECT_LIMITS.maxDescriptionLength }),
+    name: readableText().optional().meta({ description: 'One line.', maxLength: PROJECT_LIMITS.maxNameLength }),
+    description: readableText().optional().meta({ maxLength: PROJECT_LIMITS.maxDescriptionLength }),
     status: z.enum(PROJECT_STATUSES).optional().meta({ description: '`archived` archives the project; `active` un-archives it (owner or admin).' }),
   })
   .strict();

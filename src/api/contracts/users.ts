@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { STUDENT_STATUSES } from '../../domain/clients.ts';
-import { PASSWORD_RULES } from '../../services/passwords.ts';
+import { PASSWORD_RULES } from '../../domain/passwords.ts';
+import { USER_STATUSES } from '../../domain/statuses.ts';
 import type { User } from '../../services/users.ts';
-import { timestamp, toIso } from './common.ts';
-
-export const USER_STATUSES = ['active', 'disabled'] as const;
+import { readableText, timestamp, toIso } from './common.ts';
 
 export const lookupQuery = z.object({ account: z.string().min(1).max(256).meta({ description: 'The exact account name (case-insensitive); no partial matches.' }) });
 
@@ -49,7 +48,7 @@ const password = z.string().meta({ minLength: PASSWORD_RULES.minLength, maxLengt
 export const createUserRequest = z
   .object({
     account: z.string().meta({ description: '1-128 characters: letters, digits and . _ @ + -, starting with a letter or digit; unique case-insensitively.' }),
-    displayName: z.string(),
+    displayName: readableText(),
     email: z.string().optional(),
     emailVerified: z.boolean().optional(),
     studentStatus: z.enum(STUDENT_STATUSES).optional().meta({ description: 'Defaults to `unknown`.' }),
@@ -60,7 +59,7 @@ export const createUserRequest = z
 
 export const updateUserRequest = z
   .object({
-    displayName: z.string().optional(),
+    displayName: readableText().optional(),
     email: z.string().nullable().optional().meta({ description: 'null removes the address.' }),
     emailVerified: z.boolean().optional(),
     studentStatus: z.enum(STUDENT_STATUSES).optional(),

@@ -1,28 +1,18 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../../domain/digests.ts';
-
-const equal = (a: string, b: string) => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-};
+import { csrfTokens } from '../../security/csrf-token.ts';
 
 /**
- * CSRF tokens derived from what the cookies hold, so the server stores nothing: the session token is
- * an HMAC of the session's digest, the login token an HMAC of the login-CSRF cookie's nonce. The first
- * cookie key signs; every configured key verifies, so a key rotation does not sign everyone out.
+ * The console's CSRF tokens, derived from what its cookies hold: the session token is bound to the
+ * session's digest, the login token to the login-CSRF cookie's nonce.
  */
 export function createCsrfTokens(cookieKeys: readonly string[]) {
-  if (cookieKeys.length === 0) throw new Error('CSRF tokens need at least one cookie key');
-  const mac = (key: string, purpose: string, value: string) => createHmac('sha256', key).update(`${purpose}\u0000${value}`).digest('base64url');
-  const verify = (purpose: string, value: string, presented: string | undefined) =>
-    typeof presented === 'string' && cookieKeys.some((key) => equal(presented, mac(key, purpose, value)));
-
+  const session = csrfTokens(cookieKeys, 'console-session-csrf');
+  const login = csrfTokens(cookieKeys, 'console-login-csrf');
   return {
-    forSession: (sessionToken: string) => mac(cookieKeys[0]!, 'console-session-csrf', sha256Hex(sessionToken)),
-    verifySession: (sessionToken: string, presented: string | undefined) => verify('console-session-csrf', sha256Hex(sessionToken), presented),
-    forLogin: (nonce: string) => mac(cookieKeys[0]!, 'console-login-csrf', nonce),
-    verifyLogin: (nonce: string | undefined, presented: string | undefined) => nonce !== undefined && verify('console-login-csrf', nonce, presented),
+    forSession: (sessionToken: string) => session.issue(sha256Hex(sessionToken)),
+    verifySession: (sessionToken: string, presented: string | undefined) => session.verify(sha256Hex(sessionToken), presented),
+    forLogin: (nonce: string) => login.issue(nonce),
+    verifyLogin: (nonce: string | undefined, presented: string | undefined) => nonce !== undefined && login.verify(nonce, presented),
   };
 }
 

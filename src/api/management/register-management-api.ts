@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors.ts';
 import { openApiDocumentOperation } from '../openapi.ts';
@@ -48,6 +49,7 @@ function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, 
 export async function managementApi(api: FastifyInstance, deps: ManagementApiDeps): Promise<void> {
   const cookies = createConsoleCookies(deps.config.issuer);
   const csrf = createCsrfTokens(deps.cookieKeys);
+  await api.register(fastifyCookie);
   acceptJsonBodiesOnly(api);
   forbidCaching(api);
   const device = createDeviceCookie({ issuer: deps.config.issuer, cookieKeys: deps.cookieKeys });

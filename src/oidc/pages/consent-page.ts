@@ -1,14 +1,7 @@
 import type { Scope } from '../../domain/clients.ts';
+import { SCOPE_CONSENT_TEXT } from '../../domain/scopes.ts';
 import { html } from './html.ts';
 import { layout } from './layout.ts';
-
-export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  openid: 'Know who you are (your Sesame user identifier)',
-  profile: 'See your name and account name',
-  email: 'See your email address and whether it is verified',
-  student: 'See your student status',
-  offline_access: 'Stay connected while you are away, until you sign out of it or it is revoked',
-};
 
 export interface ConsentPageInput {
   uid: string;
@@ -26,7 +19,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
     subtitle: html`<strong>${input.clientName}</strong> would like to:`,
     body: html`
 <ul class="plain-list">
-${input.scopes.map((scope) => html`<li>${SCOPE_DESCRIPTIONS[scope]}</li>`)}
+${input.scopes.map((scope) => html`<li>${SCOPE_CONSENT_TEXT[scope]}</li>`)}
 </ul>
 <p class="muted small">Signed in as ${input.userName} (${input.account}). Sesame remembers your answer for this application.</p>
 <form class="actions" method="post" action="/interaction/${uid}/confirm">

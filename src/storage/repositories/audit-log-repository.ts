@@ -1,7 +1,7 @@
 import { newAuditId } from '../../domain/ids.ts';
 import type { Surface } from '../../domain/actor.ts';
 import type { AuditLogRow } from '../schema.ts';
-import { isStorableText } from '../storable-text.ts';
+import { isStorableText } from '../../domain/text-rules.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
 
 export interface AuditRecord {

@@ -3,7 +3,8 @@ import type { SessionRow } from '../schema.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
 import { toUser } from './user-repository.ts';
 
-export type SessionKind = 'console' | 'agent';
+export type { SessionKind } from '../../domain/statuses.ts';
+import type { SessionKind } from '../../domain/statuses.ts';
 
 /** A console cookie's or an Agent API token's session; the token itself is never stored, only its digest. */
 export interface Session {

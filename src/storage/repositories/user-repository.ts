@@ -1,7 +1,7 @@
 import { normalizeAccount, type User } from '../../domain/accounts.ts';
 import { precompile } from '../precompiled-query.ts';
 import type { UserRow } from '../schema.ts';
-import { isStorableText } from '../storable-text.ts';
+import { isStorableText } from '../../domain/text-rules.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
 
 /** A user with the hash their password is checked against; only the password check sees it. */

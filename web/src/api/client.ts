@@ -1,6 +1,6 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from './schema.ts';
 import type { SessionContext } from './types.ts';
-
-const API_BASE = '/api/management';
 
 /** An error response of the management API (DESIGN.md section 5), or a network failure. */
 export class ApiError extends Error {
@@ -16,6 +16,8 @@ export class ApiError extends Error {
   }
 }
 
+const networkError = () => new ApiError(0, 'network_error', 'Sesame could not be reached. Check your connection and try again.');
+
 let csrfToken = '';
 let sessionExpiredHandler: (() => void) | undefined;
 
@@ -28,62 +30,70 @@ export function onSessionExpired(handler: () => void): void {
   sessionExpiredHandler = handler;
 }
 
+// Fine without a session, so a 401 there is not an expiry.
+const SESSIONLESS_PATHS = new Set(['/auth/context', '/auth/login', '/auth/logout']);
+
+async function errorCode(response: Response): Promise<string | undefined> {
+  if (response.ok) return undefined;
+  const payload = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: unknown } | undefined;
+  return typeof payload?.error === 'string' ? payload.error : undefined;
+}
+
+/** Copies of state-changing requests in flight, kept to send once more after a csrf_failed. */
+const resendable = new Map<string, Request>();
+
+const consoleSession: Middleware = {
+  onRequest({ request, id }) {
+    request.headers.set('accept', 'application/json');
+    if (request.method !== 'GET') {
+      if (csrfToken) request.headers.set('x-csrf-token', csrfToken);
+      resendable.set(id, request.clone());
+    }
+    return request;
+  },
+  async onResponse({ response, schemaPath, id }) {
+    let answer = response;
+    const copy = resendable.get(id);
+    resendable.delete(id);
+    // A stale CSRF token (e.g. the session was renewed in another tab): fetch the current one and try once more.
+    if (copy && (await errorCode(answer)) === 'csrf_failed') {
+      await fetchSessionContext();
+      copy.headers.set('x-csrf-token', csrfToken);
+      answer = await fetch(copy).catch(() => {
+        throw networkError();
+      });
+    }
+    if (!SESSIONLESS_PATHS.has(schemaPath) && (await errorCode(answer)) === 'login_required') sessionExpiredHandler?.();
+    return answer;
+  },
+  onError({ id }) {
+    resendable.delete(id);
+    return networkError();
+  },
+};
+
+/** The Management API, typed by the contract generated from its OpenAPI document (`npm run openapi:sync`). */
+export const api = createClient<paths>({ baseUrl: '/api/management' });
+api.use(consoleSession);
+
+/** The data of a successful answer; an error answer becomes an ApiError. */
+export async function unwrap<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await pending;
+  if (response.ok) return data as T;
+  const payload = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  throw new ApiError(
+    response.status,
+    typeof payload.error === 'string' ? payload.error : 'http_error',
+    typeof payload.error_description === 'string' ? payload.error_description : `The server answered ${response.status}. Try again.`,
+    (payload.field_errors as Record<string, string> | undefined) ?? {},
+  );
+}
+
 export async function fetchSessionContext(): Promise<SessionContext> {
-  const context = await send<SessionContext>('GET', '/auth/context', undefined, { expectSession: false });
+  const context = await unwrap(api.GET('/auth/context'));
   setCsrfToken(context.csrfToken);
   return context;
 }
-
-interface SendOptions {
-  /** False for calls that are fine without a session (context, login): a 401 there is not an expiry. */
-  expectSession?: boolean;
-  retriedCsrf?: boolean;
-}
-
-async function send<T>(method: string, path: string, body: unknown, options: SendOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
-
-  let response: Response;
-  try {
-    response = await fetch(API_BASE + path, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError(0, 'network_error', 'Sesame could not be reached. Check your connection and try again.');
-  }
-
-  if (response.status === 204) return undefined as T;
-  const payload = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
-  if (response.ok) return payload as T;
-
-  const error = new ApiError(
-    response.status,
-    typeof payload?.error === 'string' ? payload.error : 'http_error',
-    typeof payload?.error_description === 'string' ? payload.error_description : `The server answered ${response.status}. Try again.`,
-    (payload?.field_errors as Record<string, string> | undefined) ?? {},
-  );
-  // A stale CSRF token (e.g. the session was renewed in another tab): fetch the current one and try once more.
-  if (error.code === 'csrf_failed' && !options.retriedCsrf && method !== 'GET') {
-    await fetchSessionContext();
-    return send<T>(method, path, body, { ...options, retriedCsrf: true });
-  }
-  if (error.code === 'login_required' && options.expectSession !== false) sessionExpiredHandler?.();
-  throw error;
-}
-
-export const api = {
-  get: <T>(path: string) => send<T>('GET', path, undefined),
-  post: <T>(path: string, body?: unknown) => send<T>('POST', path, body ?? {}),
-  patch: <T>(path: string, body: unknown) => send<T>('PATCH', path, body),
-  put: <T>(path: string, body: unknown) => send<T>('PUT', path, body),
-  delete: <T>(path: string, body?: unknown) => send<T>('DELETE', path, body),
-  login: <T>(account: string, password: string) => send<T>('POST', '/auth/login', { account, password }, { expectSession: false }),
-  logout: () => send<void>('POST', '/auth/logout', undefined, { expectSession: false }),
-};
-
-export const segment = (value: string) => encodeURIComponent(value);

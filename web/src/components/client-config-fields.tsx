@@ -1,6 +1,7 @@
 import { useId } from 'preact/hooks';
 import { CLIENT_LIMITS, SCOPES, type ClientType, type Scope } from '../../../src/domain/clients.ts';
-import { SCOPE_DESCRIPTIONS, type ConfigDraft } from '../client-config.ts';
+import { SCOPE_DESCRIPTIONS } from '../../../src/domain/scopes.ts';
+import type { ConfigDraft } from '../client-config.ts';
 import { TextAreaField } from './field.tsx';
 
 interface ClientConfigFieldsProps {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { ProjectRole } from '../../../src/domain/roles.ts';
-import { api, type ApiError } from '../api/client.ts';
-import type { DirectoryUser, Member } from '../api/types.ts';
+import { ASSIGNABLE_ROLES } from '../../../src/domain/roles.ts';
+import { api, unwrap, type ApiError } from '../api/client.ts';
+import type { AssignableRole, DirectoryUser, Member } from '../api/types.ts';
 import { Field, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
@@ -9,13 +9,13 @@ import { toApiError } from '../use-resource.ts';
 interface AddMemberFormProps {
   existing: Member[];
   /** False when the project changed meanwhile: the page then offers to retry on the latest version. */
-  onAdd: (subjectId: string, account: string, role: ProjectRole) => Promise<boolean>;
+  onAdd: (subjectId: string, account: string, role: AssignableRole) => Promise<boolean>;
 }
 
 /** Adds a person by their exact account name, looked up first so a typo is caught next to the field. */
 export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
   const [account, setAccount] = useState('');
-  const [role, setRole] = useState<ProjectRole>('maintainer');
+  const [role, setRole] = useState<AssignableRole>('maintainer');
   const [busy, setBusy] = useState(false);
   const [accountError, setAccountError] = useState<string | undefined>(undefined);
   const [error, setError] = useState<ApiError | undefined>(undefined);
@@ -35,7 +35,7 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
     try {
       let user: DirectoryUser;
       try {
-        ({ user } = await api.get<{ user: DirectoryUser }>(`/users/lookup?account=${encodeURIComponent(wanted)}`));
+        ({ user } = await unwrap(api.GET('/users/lookup', { params: { query: { account: wanted } } })));
       } catch (caught) {
         const apiError = toApiError(caught);
         if (apiError.code === 'not_found') {
@@ -69,9 +69,12 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
         <TextField label="Account" value={account} onValue={setAccount} autoCapitalize="none" spellcheck={false} autoComplete="off" error={accountError} />
         <Field label="Role">
           {(control) => (
-            <select {...control} value={role} onChange={(e) => setRole(e.currentTarget.value as ProjectRole)}>
-              <option value="maintainer">maintainer</option>
-              <option value="viewer">viewer</option>
+            <select {...control} value={role} onChange={(e) => setRole(e.currentTarget.value as AssignableRole)}>
+              {ASSIGNABLE_ROLES.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
             </select>
           )}
         </Field>

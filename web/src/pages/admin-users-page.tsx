@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, segment } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
@@ -13,7 +13,7 @@ import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 type PendingChange = { user: AdminUser; kind: 'status' | 'admin' } | null;
 
 export function AdminUsersPage() {
-  const users = useResource('admin-users', () => api.get<{ users: AdminUser[] }>('/admin/users').then((r) => r.users));
+  const users = useResource('admin-users', () => unwrap(api.GET('/admin/users')).then((r) => r.users));
   const [creating, setCreating] = useState(false);
   const [resetting, setResetting] = useState<AdminUser | null>(null);
   const [pending, setPending] = useState<PendingChange>(null);
@@ -21,7 +21,7 @@ export function AdminUsersPage() {
   const me = sessionUser();
 
   const update = async (user: AdminUser, changes: Partial<Pick<AdminUser, 'status' | 'isAdmin'>>) => {
-    const { user: saved } = await api.patch<{ user: AdminUser }>(`/admin/users/${segment(user.subjectId)}`, changes);
+    const { user: saved } = await unwrap(api.PATCH('/admin/users/{subjectId}', { params: { path: { subjectId: user.subjectId } }, body: changes }));
     users.set((users.data ?? []).map((u) => (u.subjectId === saved.subjectId ? saved : u)));
   };
   const target = pending?.user;

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, segment } from '../api/client.ts';
-import type { AuditLogEntry, Member } from '../api/types.ts';
+import { api, unwrap } from '../api/client.ts';
+import type { AuditLogEntry } from '../api/types.ts';
 import { formatValue } from '../changes.ts';
 import { Badge } from '../components/badge.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
@@ -19,13 +19,12 @@ export function AuditPanel({ project }: ProjectContext) {
   const page = cursors.length - 1;
   const before = cursors[page];
   const entries = useResource(`audit:${project.projectId}:${before ?? ''}`, () => {
-    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
-    if (before) query.set('before', before);
-    return api.get<{ auditLogs: AuditLogEntry[] }>(`/projects/${segment(project.projectId)}/audit-logs?${query}`).then((r) => r.auditLogs);
+    const query = before ? { limit: String(PAGE_SIZE), before } : { limit: String(PAGE_SIZE) };
+    return unwrap(api.GET('/projects/{projectId}/audit-logs', { params: { path: { projectId: project.projectId }, query } })).then((r) => r.auditLogs);
   });
   // Entries name their actor by subject; members (and the signed-in person) are shown by name instead.
   const members = useResource(`audit-members:${project.projectId}`, () =>
-    api.get<{ members: Member[] }>(`/projects/${segment(project.projectId)}/members`).then((r) => r.members),
+    unwrap(api.GET('/projects/{projectId}/members', { params: { path: { projectId: project.projectId } } })).then((r) => r.members),
   );
   const me = sessionUser();
   const people = new Map<string, string>((members.data ?? []).map((m) => [m.subjectId, `${m.displayName} (${m.account})`]));

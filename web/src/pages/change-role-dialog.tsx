@@ -1,20 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ProjectRole } from '../../../src/domain/roles.ts';
+import { ASSIGNABLE_ROLES, ROLE_DESCRIPTIONS } from '../../../src/domain/roles.ts';
 import type { ApiError } from '../api/client.ts';
-import type { Member } from '../api/types.ts';
+import type { AssignableRole, Member } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { ROLE_DESCRIPTIONS } from '../roles.ts';
 import { toApiError } from '../use-resource.ts';
 
-const ASSIGNABLE: ProjectRole[] = ['maintainer', 'viewer'];
-
-export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member | null; onSave: (member: Member, role: ProjectRole) => Promise<void>; onClose: () => void }) {
-  const [role, setRole] = useState<ProjectRole>('maintainer');
+export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member | null; onSave: (member: Member, role: AssignableRole) => Promise<void>; onClose: () => void }) {
+  const [role, setRole] = useState<AssignableRole>('maintainer');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>(undefined);
   useEffect(() => {
-    if (member) setRole(member.role);
+    if (member && member.role !== 'owner') setRole(member.role);
     setError(undefined);
   }, [member]);
 
@@ -38,7 +35,7 @@ export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member |
         <FormError error={error} />
         <fieldset>
           <legend>Role</legend>
-          {ASSIGNABLE.map((option) => (
+          {ASSIGNABLE_ROLES.map((option) => (
             <div class="check" key={option}>
               <input type="radio" id={`role-${option}`} name="role" value={option} checked={role === option} onChange={() => setRole(option)} />
               <label for={`role-${option}`}>

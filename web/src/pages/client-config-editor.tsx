@@ -1,20 +1,22 @@
-import { api } from '../api/client.ts';
-import type { Client } from '../api/types.ts';
+import { api, unwrap } from '../api/client.ts';
 import { bodyFromDraft, configProblems, draftFromClient } from '../client-config.ts';
 import { CLIENT_ALL_FIELDS, CLIENT_CONFIG_FIELDS } from '../client-fields.ts';
 import { ClientConfigFields } from '../components/client-config-fields.tsx';
 import { ConflictNotice } from '../components/conflict-notice.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
-import { clientApiPath, fetchClient, type ClientSectionProps } from './client-editing.ts';
+import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
 
 /** Redirect URIs, post-logout URIs, scopes and PKCE: shown, and for maintainers edited as a new revision. */
 export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSectionProps) {
   const editor = useVersionedEditor({
     resource: client,
     toDraft: draftFromClient,
+    comparable: bodyFromDraft,
     save: (draft, base) =>
-      api.put<{ client: Client }>(clientApiPath(base, '/revision'), { clientVersion: base.clientVersion, ...bodyFromDraft(draft) }).then((r) => r.client),
+      unwrap(
+        api.PUT('/projects/{projectId}/clients/{clientId}/revision', { params: clientParams(base), body: { clientVersion: base.clientVersion, ...bodyFromDraft(draft) } }),
+      ).then((r) => r.client),
     fetchLatest: () => fetchClient(client.projectId, client.clientId),
     onNewVersion,
     ownFields: CLIENT_CONFIG_FIELDS,
@@ -71,7 +73,14 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
       {editor.editing && (
         <form onSubmit={submit} noValidate aria-label="Edit OIDC configuration">
           {editor.conflict && (
-            <ConflictNotice subject="this client" changes={editor.conflict} busy={editor.busy} onReapply={() => void editor.reapply()} onDiscard={editor.discard} />
+            <ConflictNotice
+              subject="this client"
+              changes={editor.conflict}
+              clashes={editor.clashes}
+              busy={editor.busy}
+              onReapply={() => void editor.reapply()}
+              onDiscard={editor.discard}
+            />
           )}
           <FormError error={editor.error} fieldsShown />
           <ClientConfigFields clientType={client.clientType} draft={editor.draft} onChange={editor.setDraft} errors={shown} />

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Client, OidcDiscovery } from '../api/types.ts';
+import type { Client } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Time } from '../components/time.tsx';
-import { loadDiscovery } from '../discovery.ts';
+import { loadDiscovery, type OidcDiscovery } from '../discovery.ts';
 
 /** What a relying-party developer needs to connect this client, as Sesame applies it right now. */
 export function ClientConnectionInfo({ client }: { client: Client }) {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Client } from '../api/types.ts';
 import { CLIENT_ALL_FIELDS } from '../client-fields.ts';
 import { Badge } from '../components/badge.tsx';
@@ -14,7 +14,7 @@ import { useResource } from '../use-resource.ts';
 import { ClientConfigEditor } from './client-config-editor.tsx';
 import { ClientConnectionInfo } from './client-connection-info.tsx';
 import { ClientDetailsEditor } from './client-details-editor.tsx';
-import { clientApiPath, fetchClient } from './client-editing.ts';
+import { clientParams, fetchClient } from './client-editing.ts';
 import { ClientSecretsSection } from './client-secrets-section.tsx';
 import { CLIENT_TYPE_LABEL } from './clients-panel.tsx';
 import { projectPath, type ProjectContext } from './project-context.ts';
@@ -53,7 +53,10 @@ export function ClientDetailPanel({ project, clientId }: ProjectContext & { clie
     await conflicts.run(
       nextStatus === 'disabled' ? 'disable the client' : 'enable the client',
       client,
-      (base) => api.patch<{ client: Client }>(clientApiPath(base), { clientVersion: base.clientVersion, status: nextStatus }).then((r) => r.client),
+      (base) =>
+        unwrap(api.PATCH('/projects/{projectId}/clients/{clientId}', { params: clientParams(base), body: { clientVersion: base.clientVersion, status: nextStatus } })).then(
+          (r) => r.client,
+        ),
       resource.set,
     );
   };

@@ -1,4 +1,4 @@
-import { api } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Client } from '../api/types.ts';
 import { descriptionProblem, displayNameProblem } from '../client-config.ts';
 import { CLIENT_ALL_FIELDS, CLIENT_DETAIL_FIELDS } from '../client-fields.ts';
@@ -7,19 +7,24 @@ import { TextAreaField, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { Time } from '../components/time.tsx';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
-import { clientApiPath, fetchClient, type ClientSectionProps } from './client-editing.ts';
+import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
 
 const toDraft = (client: Client) => ({ displayName: client.displayName, description: client.description });
+const comparable = (draft: ReturnType<typeof toDraft>) => ({ displayName: draft.displayName.trim(), description: draft.description.trim() });
 
 /** The client's name and description, as people see them on the consent page. */
 export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSectionProps) {
   const editor = useVersionedEditor({
     resource: client,
     toDraft,
+    comparable,
     save: (draft, base) =>
-      api
-        .patch<{ client: Client }>(clientApiPath(base), { clientVersion: base.clientVersion, displayName: draft.displayName.trim(), description: draft.description.trim() })
-        .then((r) => r.client),
+      unwrap(
+        api.PATCH('/projects/{projectId}/clients/{clientId}', {
+          params: clientParams(base),
+          body: { clientVersion: base.clientVersion, displayName: draft.displayName.trim(), description: draft.description.trim() },
+        }),
+      ).then((r) => r.client),
     fetchLatest: () => fetchClient(client.projectId, client.clientId),
     onNewVersion,
     ownFields: CLIENT_DETAIL_FIELDS,
@@ -64,7 +69,14 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
       {editor.editing && (
         <form onSubmit={submit} noValidate aria-label="Edit client details">
           {editor.conflict && (
-            <ConflictNotice subject="this client" changes={editor.conflict} busy={editor.busy} onReapply={() => void editor.reapply()} onDiscard={editor.discard} />
+            <ConflictNotice
+              subject="this client"
+              changes={editor.conflict}
+              clashes={editor.clashes}
+              busy={editor.busy}
+              onReapply={() => void editor.reapply()}
+              onDiscard={editor.discard}
+            />
           )}
           <FormError error={editor.error} fieldsShown />
           <TextField

@@ -1,12 +1,11 @@
-import { api, segment } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Client } from '../api/types.ts';
 
-/** Where a client lives in the management API. */
-export const clientApiPath = (client: Pick<Client, 'projectId' | 'clientId'>, rest = '') =>
-  `/projects/${segment(client.projectId)}/clients/${segment(client.clientId)}${rest}`;
+/** The path parameters that name a client in the management API. */
+export const clientParams = (client: Pick<Client, 'projectId' | 'clientId'>) => ({ path: { projectId: client.projectId, clientId: client.clientId } });
 
 export const fetchClient = (projectId: string, clientId: string) =>
-  api.get<{ client: Client }>(clientApiPath({ projectId, clientId })).then((r) => r.client);
+  unwrap(api.GET('/projects/{projectId}/clients/{clientId}', { params: clientParams({ projectId, clientId }) })).then((r) => r.client);
 
 export interface ClientSectionProps {
   client: Client;

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
+import { secretIsUsable } from '../../../src/domain/client-secrets.ts';
 import { SECRET_POLICY } from '../../../src/domain/clients.ts';
-import { api, segment } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Client, NewSecret, SecretInfo } from '../api/types.ts';
 import { CLIENT_ALL_FIELDS } from '../client-fields.ts';
 import { Badge } from '../components/badge.tsx';
@@ -11,14 +12,12 @@ import { SecretDialog } from '../components/secret-dialog.tsx';
 import { formatDuration, Time } from '../components/time.tsx';
 import { useSession } from '../session.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
-import { clientApiPath, fetchClient, type ClientSectionProps } from './client-editing.ts';
+import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
 
 const STATUS_TONE = { active: 'success', retiring: 'warning', revoked: 'neutral' } as const;
 const GRACE_PRESETS = [0, 300, 3600, 86_400, 604_800];
 
-function isUsable(secret: SecretInfo, now: number): boolean {
-  return secret.status === 'active' || (secret.status === 'retiring' && secret.expiresAt !== null && Date.parse(secret.expiresAt) > now);
-}
+const isUsable = (secret: SecretInfo, now: number) => secretIsUsable({ status: secret.status, expiresAt: secret.expiresAt === null ? null : Date.parse(secret.expiresAt) }, now);
 
 /** A web client's secrets: rotate with a grace period for the old one, revoke, and when each was last used. */
 export function ClientSecretsSection({ client, writable, onNewVersion }: ClientSectionProps) {
@@ -42,7 +41,13 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
     await conflicts.run(
       `rotate the secret (${formatDuration(grace)} grace)`,
       client,
-      (base) => api.post<{ client: Client; secret: NewSecret }>(clientApiPath(base, '/secrets/rotate'), { clientVersion: base.clientVersion, gracePeriodSeconds: grace }),
+      (base) =>
+        unwrap(
+          api.POST('/projects/{projectId}/clients/{clientId}/secrets/rotate', {
+            params: clientParams(base),
+            body: { clientVersion: base.clientVersion, gracePeriodSeconds: grace },
+          }),
+        ),
       (result) => {
         onNewVersion(result.client);
         // Close the rotation dialog in the same render that opens the secret, so focus moves in order.
@@ -56,7 +61,13 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
     await conflicts.run(
       `revoke secret ${secret.secretId}`,
       client,
-      (base) => api.post<{ client: Client }>(clientApiPath(base, `/secrets/${segment(secret.secretId)}/revoke`), { clientVersion: base.clientVersion }),
+      (base) =>
+        unwrap(
+          api.POST('/projects/{projectId}/clients/{clientId}/secrets/{secretId}/revoke', {
+            params: { path: { ...clientParams(base).path, secretId: secret.secretId } },
+            body: { clientVersion: base.clientVersion },
+          }),
+        ),
       (result) => onNewVersion(result.client),
     );
   };

@@ -1,4 +1,4 @@
-import { api, segment } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Client } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
@@ -13,7 +13,7 @@ export const CLIENT_TYPE_LABEL = { web: 'Web (confidential)', spa: 'Single-page 
 
 export function ClientsPanel({ project }: ProjectContext) {
   const clients = useResource(`clients:${project.projectId}`, () =>
-    api.get<{ clients: Client[] }>(`/projects/${segment(project.projectId)}/clients`).then((r) => r.clients),
+    unwrap(api.GET('/projects/{projectId}/clients', { params: { path: { projectId: project.projectId } } })).then((r) => r.clients),
   );
 
   return (

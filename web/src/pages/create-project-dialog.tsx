@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, type ApiError } from '../api/client.ts';
+import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { Project } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
 import { TextAreaField, TextField } from '../components/field.tsx';
@@ -30,7 +30,7 @@ export function CreateProjectDialog({ open, onClose, onCreated }: { open: boolea
     setError(undefined);
     try {
       const body = description.trim() ? { name: name.trim(), description: description.trim() } : { name: name.trim() };
-      const { project } = await api.post<{ project: Project }>('/projects', body);
+      const { project } = await unwrap(api.POST('/projects', { body }));
       close();
       onCreated(project);
     } catch (caught) {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, type ApiError } from '../api/client.ts';
+import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
 import { STUDENT_STATUSES, type StudentStatus } from '../../../src/domain/clients.ts';
@@ -35,7 +35,7 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
         isAdmin: form.isAdmin,
         studentStatus: form.studentStatus,
       };
-      const { user } = await api.post<{ user: AdminUser }>('/admin/users', body);
+      const { user } = await unwrap(api.POST('/admin/users', { body }));
       close();
       onCreated(user);
     } catch (caught) {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { ProjectRole } from '../../../src/domain/roles.ts';
-import { api, segment } from '../api/client.ts';
-import type { Member, Project } from '../api/types.ts';
+import { ROLE_DESCRIPTIONS } from '../../../src/domain/roles.ts';
+import { api, unwrap } from '../api/client.ts';
+import type { AssignableRole, Member, Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
@@ -9,7 +9,7 @@ import { LoadError, Loading } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
-import { can, ROLE_DESCRIPTIONS, ROLE_TONE } from '../roles.ts';
+import { can, ROLE_TONE } from '../roles.ts';
 import { sessionUser } from '../session.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
 import { useResource } from '../use-resource.ts';
@@ -30,16 +30,17 @@ const SNAPSHOT_FIELDS: FieldSpec<MembersSnapshot>[] = [
 type PendingAction = { kind: 'remove' | 'transfer' | 'role'; member: Member } | null;
 
 export function MembersPanel({ project, setProject }: ProjectContext) {
-  const projectPathApi = `/projects/${segment(project.projectId)}`;
-  const members = useResource(`members:${project.projectId}`, () => api.get<{ members: Member[] }>(`${projectPathApi}/members`).then((r) => r.members));
+  const inProject = { path: { projectId: project.projectId } };
+  const fetchMembers = () => unwrap(api.GET('/projects/{projectId}/members', { params: inProject })).then((r) => r.members);
+  const members = useResource(`members:${project.projectId}`, fetchMembers);
   const [action, setAction] = useState<PendingAction>(null);
   const me = sessionUser();
   const manage = can(project, 'manage_members');
 
   const fetchLatest = async (): Promise<MembersSnapshot> => {
     const [latestProject, latestMembers] = await Promise.all([
-      api.get<{ project: Project }>(projectPathApi).then((r) => r.project),
-      api.get<{ members: Member[] }>(`${projectPathApi}/members`).then((r) => r.members),
+      unwrap(api.GET('/projects/{projectId}', { params: inProject })).then((r) => r.project),
+      fetchMembers(),
     ]);
     return { project: latestProject, members: latestMembers };
   };
@@ -57,17 +58,29 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
       await members.reload();
     });
 
-  const addMember = (subjectId: string, account: string, role: ProjectRole) =>
-    change(`add ${account} as ${role}`, (version) => api.post(`${projectPathApi}/members`, { subjectId, role, expectedProjectVersion: version }));
-  const changeRole = (member: Member, role: ProjectRole) =>
+  const addMember = (subjectId: string, account: string, role: AssignableRole) =>
+    change(`add ${account} as ${role}`, (version) => unwrap(api.POST('/projects/{projectId}/members', { params: inProject, body: { subjectId, role, expectedProjectVersion: version } })));
+  const changeRole = (member: Member, role: AssignableRole) =>
     change(`make ${member.account} ${role}`, (version) =>
-      api.patch(`${projectPathApi}/members/${segment(member.subjectId)}`, { role, expectedProjectVersion: version }),
+      unwrap(
+        api.PATCH('/projects/{projectId}/members/{subjectId}', {
+          params: { path: { projectId: project.projectId, subjectId: member.subjectId } },
+          body: { role, expectedProjectVersion: version },
+        }),
+      ),
     );
   const remove = (member: Member) =>
-    change(`remove ${member.account}`, (version) => api.delete(`${projectPathApi}/members/${segment(member.subjectId)}`, { expectedProjectVersion: version }));
+    change(`remove ${member.account}`, (version) =>
+      unwrap(
+        api.DELETE('/projects/{projectId}/members/{subjectId}', {
+          params: { path: { projectId: project.projectId, subjectId: member.subjectId } },
+          body: { expectedProjectVersion: version },
+        }),
+      ),
+    );
   const transfer = (member: Member) =>
     change(`transfer ownership to ${member.account}`, (version) =>
-      api.post(`${projectPathApi}/ownership/transfer`, { toSubjectId: member.subjectId, expectedProjectVersion: version }),
+      unwrap(api.POST('/projects/{projectId}/ownership/transfer', { params: inProject, body: { toSubjectId: member.subjectId, expectedProjectVersion: version } })),
     );
 
   return (

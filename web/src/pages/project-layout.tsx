@@ -1,4 +1,4 @@
-import { api, segment } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Project } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
@@ -31,7 +31,7 @@ interface ProjectLayoutProps {
 }
 
 export function ProjectLayout({ projectId, tab, clientId }: ProjectLayoutProps) {
-  const resource = useResource(projectId, () => api.get<{ project: Project }>(`/projects/${segment(projectId)}`).then((r) => r.project));
+  const resource = useResource(projectId, () => unwrap(api.GET('/projects/{projectId}', { params: { path: { projectId } } })).then((r) => r.project));
   const project = resource.data;
 
   if (resource.error?.status === 404) return <NotFoundPage what="project" />;

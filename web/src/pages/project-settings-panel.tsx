@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, segment } from '../api/client.ts';
+import { CAPABILITY_DESCRIPTIONS } from '../../../src/domain/roles.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
@@ -19,23 +20,18 @@ const EDITED_FIELDS: FieldSpec<Project>[] = [
   { key: 'description', label: 'Description' },
 ];
 const ALL_FIELDS: FieldSpec<Project>[] = [...EDITED_FIELDS, { key: 'status', label: 'Status' }];
-const CAPABILITY_TEXT = {
-  read: 'read everything in the project',
-  write_clients: 'register and change clients, rotate and revoke secrets',
-  manage_members: 'add, remove and change members, transfer ownership',
-  manage_project: 'rename, describe, archive and un-archive the project',
-} as const;
 
 export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
-  const apiPath = `/projects/${segment(project.projectId)}`;
-  const fetchLatest = () => api.get<{ project: Project }>(apiPath).then((r) => r.project);
+  const params = { path: { projectId: project.projectId } };
+  const fetchLatest = () => unwrap(api.GET('/projects/{projectId}', { params })).then((r) => r.project);
   const editor = useVersionedEditor({
     resource: project,
     toDraft: (p: Project) => ({ name: p.name, description: p.description }),
+    comparable: (draft) => ({ name: draft.name.trim(), description: draft.description.trim() }),
     save: (draft, base) =>
-      api
-        .patch<{ project: Project }>(apiPath, { expectedProjectVersion: base.version, name: draft.name.trim(), description: draft.description.trim() })
-        .then((r) => r.project),
+      unwrap(
+        api.PATCH('/projects/{projectId}', { params, body: { expectedProjectVersion: base.version, name: draft.name.trim(), description: draft.description.trim() } }),
+      ).then((r) => r.project),
     fetchLatest,
     onNewVersion: setProject,
     ownFields: EDITED_FIELDS,
@@ -53,7 +49,10 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
     await conflicts.run(
       archiving ? 'archive the project' : 'un-archive the project',
       project,
-      (base) => api.patch<{ project: Project }>(apiPath, { expectedProjectVersion: base.version, status: archiving ? 'archived' : 'active' }).then((r) => r.project),
+      (base) =>
+        unwrap(api.PATCH('/projects/{projectId}', { params, body: { expectedProjectVersion: base.version, status: archiving ? 'archived' : 'active' } })).then(
+          (r) => r.project,
+        ),
       setProject,
     );
   };
@@ -79,7 +78,14 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
           {editor.editing ? (
             <form onSubmit={submit} noValidate aria-label="Edit project">
               {editor.conflict && (
-                <ConflictNotice subject="this project" changes={editor.conflict} busy={editor.busy} onReapply={() => void editor.reapply()} onDiscard={editor.discard} />
+                <ConflictNotice
+                  subject="this project"
+                  changes={editor.conflict}
+                  clashes={editor.clashes}
+                  busy={editor.busy}
+                  onReapply={() => void editor.reapply()}
+                  onDiscard={editor.discard}
+                />
               )}
               <FormError error={editor.error} fieldsShown />
               <TextField
@@ -144,7 +150,7 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
           </p>
           <ul>
             {project.capabilities.map((capability) => (
-              <li key={capability}>{CAPABILITY_TEXT[capability]}</li>
+              <li key={capability}>{CAPABILITY_DESCRIPTIONS[capability]}</li>
             ))}
           </ul>
         </section>

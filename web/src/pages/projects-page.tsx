@@ -1,5 +1,4 @@
-import { api } from '../api/client.ts';
-import type { Project } from '../api/types.ts';
+import { api, unwrap } from '../api/client.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
@@ -12,7 +11,7 @@ import { useState } from 'preact/hooks';
 import { CreateProjectDialog } from './create-project-dialog.tsx';
 
 export function ProjectsPage() {
-  const projects = useResource('projects', () => api.get<{ projects: Project[] }>('/projects').then((r) => r.projects));
+  const projects = useResource('projects', () => unwrap(api.GET('/projects')).then((r) => r.projects));
   const [creating, setCreating] = useState(false);
   const sorted = [...(projects.data ?? [])].sort((a, b) => (a.status === b.status ? a.name.localeCompare(b.name) : a.status === 'active' ? -1 : 1));
 

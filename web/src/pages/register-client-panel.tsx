@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { CLIENT_TYPES, type ClientType } from '../../../src/domain/clients.ts';
-import { api, segment, type ApiError } from '../api/client.ts';
+import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { Client, NewSecret } from '../api/types.ts';
 import {
   bodyFromDraft,
@@ -76,7 +76,7 @@ export function RegisterClientPanel({ project }: ProjectContext) {
         ...(description.trim() ? { description: description.trim() } : {}),
         ...bodyFromDraft(fitDraftToType(draft, clientType)),
       };
-      const result = await api.post<{ client: Client; secret?: NewSecret }>(`/projects/${segment(project.projectId)}/clients`, body);
+      const result = await unwrap(api.POST('/projects/{projectId}/clients', { params: { path: { projectId: project.projectId } }, body }));
       if (result.secret) setCreated({ client: result.client, secret: result.secret });
       else navigate(clientPath(result.client));
     } catch (caught) {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, segment, type ApiError } from '../api/client.ts';
+import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
 import { TextField } from '../components/field.tsx';
@@ -22,7 +22,7 @@ export function ResetPasswordDialog({ user, onClose, onDone }: { user: AdminUser
     setBusy(true);
     setError(undefined);
     try {
-      await api.post(`/admin/users/${segment(user.subjectId)}/password`, { password });
+      await unwrap(api.POST('/admin/users/{subjectId}/password', { params: { path: { subjectId: user.subjectId } }, body: { password } }));
       close();
       onDone(user);
     } catch (caught) {

@@ -1,0 +1,19 @@
+import { STUDENT_STATUSES, type Scope } from './clients.ts';
+
+/** What each scope releases, for the people who configure clients (the console, the agent guide). */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  openid: 'required in every client; releases sub, the person\'s subject identifier',
+  profile: 'name and preferred_username',
+  email: 'email and email_verified',
+  student: `student_status (${STUDENT_STATUSES.slice(0, -1).join(', ')} or ${STUDENT_STATUSES.at(-1)})`,
+  offline_access: 'refresh tokens, for web clients that act while the person is away',
+};
+
+/** What each scope lets an application do, in the words of the person asked to allow it (the consent page). */
+export const SCOPE_CONSENT_TEXT: Record<Scope, string> = {
+  openid: 'Know who you are (your Sesame user identifier)',
+  profile: 'See your name and account name',
+  email: 'See your email address and whether it is verified',
+  student: 'See your student status',
+  offline_access: 'Stay connected while you are away, until you sign out of it or it is revoked',
+};

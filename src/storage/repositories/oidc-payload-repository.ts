@@ -1,0 +1,176 @@
+import { sha256Hex } from '../../domain/digests.ts';
+import type { Engine } from '../database.ts';
+import { precompile } from '../precompiled-query.ts';
+import type { OidcPayloadsTable } from '../schema.ts';
+import { isStorableText } from '../../domain/text-rules.ts';
+import type { Executor, RepositoryFactory } from '../store.ts';
+
+export type OidcPayload = Record<string, unknown>;
+
+/** One of oidc-provider's artifacts (session, grant, code, token, interaction) as it is written. */
+export interface OidcArtifact {
+  kind: string;
+  /** oidc-provider's id for it, which for codes, tokens and sessions is the credential itself: only its digest is stored. */
+  id: string;
+  /** Stored without its `jti` (the id again). */
+  payload: OidcPayload;
+  grantId: string | null;
+  uid: string | null;
+  /** The person it belongs to (subject id), so that everything of one person can be revoked at once. */
+  accountId: string | null;
+  expiresAt: number | null;
+}
+
+export interface StoredOidcPayload {
+  payload: OidcPayload;
+  consumedAt: number | null;
+}
+
+export interface OidcPayloadRepository {
+  /** The unexpired artifact of this kind and id, its payload's `jti` filled in with the id asked for. */
+  find(kind: string, id: string, now: number): Promise<StoredOidcPayload | undefined>;
+  /** The unexpired artifact with this uid (sessions). The id is not stored, so its payload has no `jti`. */
+  findByUid(kind: string, uid: string, now: number): Promise<StoredOidcPayload | undefined>;
+  /** Writes or replaces the artifact; a replaced one is no longer consumed. */
+  upsert(artifact: OidcArtifact): Promise<void>;
+  /** Marks the artifact consumed; false when it was already (or does not exist): of concurrent callers one wins. */
+  consume(kind: string, id: string, now: number): Promise<boolean>;
+  destroy(kind: string, id: string): Promise<void>;
+  /** Deletes the artifacts of this kind issued under the grant. */
+  revokeByGrantId(kind: string, grantId: string): Promise<void>;
+  /** Deletes the grant the given artifact was issued under, and every code and token of that grant. */
+  revokeGrantOf(kind: string, id: string): Promise<void>;
+  /**
+   * Deletes every artifact of the person: sessions, grants, codes, access and refresh tokens,
+   * interactions. Remembered consent stays: it is no credential. Returns how many rows went.
+   */
+  revokeAllForAccount(accountId: string): Promise<number>;
+  /** Deletes expired rows a batch at a time until none is left; returns how many this call deleted. */
+  pruneExpired(now: number, batchSize?: number): Promise<number>;
+  /** The scopes this person allowed this client on the consent page (unexpired); empty when never. */
+  rememberedConsentScopes(accountId: string, clientId: string, now: number): Promise<string[]>;
+  /** Replaces the remembered scopes of this person for this client. */
+  saveRememberedConsent(accountId: string, clientId: string, scopes: string[], expiresAt: number): Promise<void>;
+}
+
+export const PRUNE_BATCH_SIZE = 500;
+
+// Kept beside oidc-provider's artifacts under a kind of its own: oidc-provider's grants end with the
+// session (sign-out revokes them), while a person's consent for a client should outlast sessions.
+const REMEMBERED_CONSENT = 'RememberedConsent';
+const rememberedConsentId = (accountId: string, clientId: string) => `${accountId} ${clientId}`;
+
+// What oidc-provider's own revocation of a grant removes: the grant and the tokens and codes issued under it.
+const GRANT_ARTIFACT_KINDS = ['AccessToken', 'RefreshToken', 'AuthorizationCode'];
+
+const toStored = (row: { payload: string; consumed_at: number | null }, jti: string | undefined): StoredOidcPayload => {
+  const payload = JSON.parse(row.payload) as OidcPayload;
+  return { payload: jti === undefined ? payload : { ...payload, jti }, consumedAt: row.consumed_at };
+};
+
+function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at'> {
+  const { jti: _id, ...payload } = artifact.payload;
+  return {
+    kind: artifact.kind,
+    id: sha256Hex(artifact.id),
+    payload: JSON.stringify(payload),
+    grant_id: artifact.grantId,
+    uid: artifact.uid,
+    account_id: artifact.accountId,
+    expires_at: artifact.expiresAt,
+  };
+}
+
+/** The owner of `oidc_payloads`. `engine` chooses how expired rows are pruned. */
+export const oidcPayloadRepository = (engine: Engine): RepositoryFactory<OidcPayloadRepository> => (db) => {
+  // Every protocol request runs several of these; each is compiled once (precompiled-query.ts).
+  const live = (value: (slot: 'kind' | 'now') => never) => db.selectFrom('oidc_payloads').select(['payload', 'consumed_at']).where('kind', '=', value('kind'))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', value('now'))]));
+  const findById = precompile(['kind', 'now', 'id'], (value) => live(value).where('id', '=', value('id')));
+  const findByUid = precompile(['kind', 'now', 'uid'], (value) => live(value).where('uid', '=', value('uid')));
+  const upsert = precompile(['kind', 'id', 'payload', 'grant_id', 'uid', 'account_id', 'expires_at'], (value) => {
+    const row = { payload: value('payload'), grant_id: value('grant_id'), uid: value('uid'), account_id: value('account_id'), expires_at: value('expires_at'), consumed_at: null };
+    return db.insertInto('oidc_payloads').values({ kind: value('kind'), id: value('id'), ...row }).onConflict((oc) => oc.columns(['kind', 'id']).doUpdateSet(row));
+  });
+  const markConsumed = precompile(['kind', 'now', 'id'], (value) =>
+    db.updateTable('oidc_payloads').set({ consumed_at: value('now') }).where('kind', '=', value('kind')).where('id', '=', value('id')).where('consumed_at', 'is', null));
+
+  return (executor: Executor): OidcPayloadRepository => {
+    const repository: OidcPayloadRepository = {
+      async find(kind, id, now) {
+        const row = (await executor.executeQuery(findById({ kind, now, id: sha256Hex(id) }))).rows[0];
+        return row && toStored(row, id);
+      },
+      async findByUid(kind, uid, now) {
+        if (!isStorableText(uid)) return undefined;
+        const row = (await executor.executeQuery(findByUid({ kind, now, uid }))).rows[0];
+        return row && toStored(row, undefined);
+      },
+      async upsert(artifact) {
+        await executor.executeQuery(upsert(toRow(artifact)));
+      },
+      async consume(kind, id, now) {
+        const marked = await executor.executeQuery(markConsumed({ kind, now, id: sha256Hex(id) }));
+        return (marked.numAffectedRows ?? 0n) > 0n;
+      },
+      async destroy(kind, id) {
+        await executor.deleteFrom('oidc_payloads').where('kind', '=', kind).where('id', '=', sha256Hex(id)).execute();
+      },
+      async revokeByGrantId(kind, grantId) {
+        if (!isStorableText(grantId)) return;
+        await executor.deleteFrom('oidc_payloads').where('kind', '=', kind).where('grant_id', '=', grantId).execute();
+      },
+      async revokeGrantOf(kind, id) {
+        const row = await executor.selectFrom('oidc_payloads').select('grant_id').where('kind', '=', kind).where('id', '=', sha256Hex(id)).executeTakeFirst();
+        const grantId = row?.grant_id;
+        if (!grantId) return;
+        await executor
+          .deleteFrom('oidc_payloads')
+          .where((eb) => eb.or([
+            eb.and([eb('kind', 'in', GRANT_ARTIFACT_KINDS), eb('grant_id', '=', grantId)]),
+            eb.and([eb('kind', '=', 'Grant'), eb('id', '=', sha256Hex(grantId))]),
+          ]))
+          .execute();
+      },
+      async revokeAllForAccount(accountId) {
+        if (!isStorableText(accountId)) return 0;
+        const result = await executor.deleteFrom('oidc_payloads').where('account_id', '=', accountId).where('kind', '<>', REMEMBERED_CONSENT).executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+      async pruneExpired(now, batchSize = PRUNE_BATCH_SIZE) {
+        // On PostgreSQL each batch takes only rows no other transaction holds (FOR UPDATE SKIP LOCKED):
+        // instances pruning at the same moment split the expired rows between them instead of queueing
+        // on, or deadlocking over, the same ones. SQLite has one writer at a time: nothing to split.
+        let deleted = 0;
+        for (;;) {
+          const expired = executor.selectFrom('oidc_payloads').select(['kind', 'id']).where('expires_at', '<', now).limit(batchSize);
+          const batch = engine === 'postgres' ? expired.forUpdate().skipLocked() : expired;
+          const result = await executor
+            .deleteFrom('oidc_payloads')
+            .where((eb) => eb(eb.refTuple('kind', 'id'), 'in', batch.$asTuple('kind', 'id')))
+            .executeTakeFirst();
+          const count = Number(result.numDeletedRows);
+          deleted += count;
+          if (count < batchSize) return deleted;
+        }
+      },
+      async rememberedConsentScopes(accountId, clientId, now) {
+        const found = await repository.find(REMEMBERED_CONSENT, rememberedConsentId(accountId, clientId), now);
+        const scopes = found?.payload.scopes;
+        return Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
+      },
+      async saveRememberedConsent(accountId, clientId, scopes, expiresAt) {
+        await repository.upsert({
+          kind: REMEMBERED_CONSENT,
+          id: rememberedConsentId(accountId, clientId),
+          payload: { scopes },
+          grantId: null,
+          uid: null,
+          accountId,
+          expiresAt,
+        });
+      },
+    };
+    return repository;
+  };
+};

@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { importEdges, importViolations } from './import-graph.ts';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+describe('import rules (docs/architecture.md)', () => {
+  it('every import in src/ points down the layers', () => {
+    expect(importViolations(importEdges(SRC))).toEqual([]);
+  });
+
+  it('the rules catch a wrong import of each kind', () => {
+    const wrong = [
+      { from: 'domain/roles.ts', to: 'services/users.ts' },
+      { from: 'storage/store.ts', to: 'services/audit.ts' },
+      { from: 'services/users.ts', to: 'api/operation.ts' },
+      { from: 'rate-limit/sign-in-limiter.ts', to: 'services/users.ts' },
+      { from: 'oidc/interactions.ts', to: 'api/password-login.ts' },
+      { from: 'api/request-validation.ts', to: 'storage/storable-text.ts' },
+    ];
+    expect(importViolations(wrong)).toHaveLength(wrong.length);
+    expect(importViolations([{ from: 'services/users.ts', to: 'storage/store.ts' }, { from: 'api/operations/projects.ts', to: 'services/index.ts' }])).toEqual([]);
+  });
+
+  it('finds the imports it judges (the graph is not empty)', () => {
+    const edges = importEdges(SRC);
+    expect(edges.length).toBeGreaterThan(100);
+    expect(edges).toContainEqual({ from: 'main.ts', to: 'app.ts' });
+  });
+
+  it('keeps the src/ root to the entry point, the app, the configuration and the errors', () => {
+    const rootFiles = readdirSync(SRC, { withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.endsWith('.test.ts')).map((entry) => entry.name);
+    expect(rootFiles.sort()).toEqual(['app.ts', 'config.ts', 'errors.ts', 'main.ts']);
+  });
+});

@@ -1,0 +1,158 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { systemActor } from '../../src/domain/actor.ts';
+import { buildConsoleIfStale } from '../../web/build-if-stale.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { seriousAccessibilityProblems } from './support/axe.ts';
+import { launchBrowser, openWatchedPage, type WatchedPage } from './support/browser.ts';
+import { signIn } from './support/console-actions.ts';
+import { consoleActor } from './support/seed.ts';
+
+// Two people edit one client's OIDC configuration at once: the one who saves second meets a version
+// conflict, and applying their edit must write only what they changed, never revert the other's work.
+// The stored result is what matters here, so this suite runs on both engines.
+describe.each(TEST_ENGINES)('console: a conflicting edit is merged, not replayed (%s, Chromium)', (engine) => {
+  let server: OidcTestServer;
+  let browser: Browser;
+  let olivia: { subjectId: string; account: string; password: string };
+  let max: { subjectId: string; account: string; password: string };
+
+  const consoleUrl = (path = '/') => `${server.issuer}/console${path}`;
+
+  beforeAll(async () => {
+    await buildConsoleIfStale({ quiet: true });
+    server = await startOidcTestServer(engine);
+    const create = async (account: string, displayName: string) => {
+      const user = await server.services.users.createUser(systemActor, { account, displayName, password: `${account}-password-e2e` });
+      return { subjectId: user.subjectId, account, password: `${account}-password-e2e` };
+    };
+    olivia = await create('olivia', 'Olivia Owner');
+    max = await create('max', 'Max Maintainer');
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A web client in a project where Olivia owns and Max maintains, and each of them on its page, editing its configuration. */
+  async function bothEditing(name: string) {
+    const owner = consoleActor(olivia.subjectId);
+    const project = await server.services.projects.createProject(owner, { name });
+    await server.services.members.addMember(owner, project.projectId, { subjectId: max.subjectId, role: 'maintainer', expectedProjectVersion: project.version });
+    const { client } = await server.services.clients.registerClient(owner, project.projectId, {
+      clientType: 'web',
+      displayName: `${name} web`,
+      redirectUris: ['https://app.example/callback'],
+      scopeWhitelist: ['openid', 'profile'],
+      requirePkce: true,
+    });
+    const clientPath = `/projects/${project.projectId}/clients/${client.clientId}`;
+    const a = await openWatchedPage(browser);
+    const b = await openWatchedPage(browser);
+    for (const [person, watched] of [[olivia, a], [max, b]] as const) {
+      await signIn(watched.page, consoleUrl(), person.account, person.password);
+      await watched.page.goto(consoleUrl(clientPath));
+      await watched.page.getByRole('button', { name: 'Edit configuration' }).click();
+    }
+    const stored = () => server.services.clients.getClient(systemActor, project.projectId, client.clientId);
+    return { client, a, b, stored };
+  }
+
+  const redirectUris = (page: Page) => page.getByLabel('Redirect URIs', { exact: true });
+  const scope = (page: Page, name: string) => page.getByRole('checkbox', { name: new RegExp(`^${name}\\b`) });
+  const pkce = (page: Page) => page.getByRole('checkbox', { name: 'Require PKCE (S256)' });
+
+  async function saveAndMeetConflict(page: Page) {
+    const refused = page.waitForResponse((r) => r.url().endsWith('/revision') && r.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    expect((await refused).status()).toBe(409);
+    const notice = page.getByRole('alert').filter({ hasText: 'Someone else changed this client while you were editing' });
+    await notice.waitFor();
+    return notice;
+  }
+
+  async function saveAsB(b: WatchedPage, uri: string) {
+    await b.page.getByRole('button', { name: 'Save configuration' }).click();
+    await b.page.getByText(uri).waitFor();
+  }
+
+  async function closeAll(...pages: WatchedPage[]) {
+    expect(pages.flatMap((watched) => watched.problems)).toEqual([]);
+    for (const watched of pages) await watched.context.close();
+  }
+
+  test("applying after a conflict keeps the colleague's new redirect URI and scope and adds only my change", async () => {
+    const { client, a, b, stored } = await bothEditing('Merge');
+
+    // B adds a redirect URI and the email scope, and saves first.
+    await redirectUris(b.page).fill('https://app.example/callback\nhttps://app.example/second');
+    await scope(b.page, 'email').check();
+    await saveAsB(b, 'https://app.example/second');
+
+    // A, still on the version B replaced, changes only PKCE and saves: 409.
+    await pkce(a.page).uncheck();
+    const notice = await saveAndMeetConflict(a.page);
+    expect(await notice.getByRole('row', { name: /Redirect URIs/ }).getByRole('cell').allTextContents()).toEqual([
+      'https://app.example/callback',
+      'https://app.example/callback, https://app.example/second',
+    ]);
+    expect(await notice.getByRole('row', { name: /Scopes/ }).getByRole('cell').allTextContents()).toEqual(['openid, profile', 'openid, profile, email']);
+    // Nothing both changed; the form now shows B's fields with A's one change on top.
+    expect(await notice.getByText('You both changed').count()).toBe(0);
+    expect(await redirectUris(a.page).inputValue()).toBe('https://app.example/callback\nhttps://app.example/second');
+    expect(await scope(a.page, 'email').isChecked()).toBe(true);
+    expect(await pkce(a.page).isChecked()).toBe(false);
+    expect(await seriousAccessibilityProblems(a.page)).toEqual([]);
+
+    const saved = a.page.waitForResponse((r) => r.url().endsWith('/revision') && r.request().method() === 'PUT');
+    await notice.getByRole('button', { name: 'Apply my changes to the latest version' }).click();
+    expect((await saved).status()).toBe(200);
+    await a.page.getByText('optional (S256 when used)').waitFor();
+    expect(await notice.count()).toBe(0);
+
+    const result = await stored();
+    expect(result.redirectUris).toEqual(['https://app.example/callback', 'https://app.example/second']);
+    expect(result.scopeWhitelist).toEqual(['openid', 'profile', 'email']);
+    expect(result.requirePkce).toBe(false);
+    expect(result.clientVersion).toBe(client.clientVersion + 2);
+    await closeAll(a, b);
+  }, 90_000);
+
+  test('when both changed the same field the notice names it, nothing is written until the person chooses, and applying keeps the rest of the colleague’s work', async () => {
+    const { client, a, b, stored } = await bothEditing('Clash');
+
+    // B adds a redirect URI and the email scope; A meanwhile ticks student instead.
+    await redirectUris(b.page).fill('https://app.example/callback\nhttps://app.example/second');
+    await scope(b.page, 'email').check();
+    await saveAsB(b, 'https://app.example/second');
+    await scope(a.page, 'student').check();
+    const notice = await saveAndMeetConflict(a.page);
+
+    const clash = notice.getByRole('listitem').filter({ hasText: 'Scopes' });
+    expect(await notice.getByText('You both changed this field.').count()).toBe(1);
+    expect((await clash.textContent())?.trim()).toBe('Scopes: theirs “openid, profile, email”, yours “openid, profile, student”');
+    // The form holds A's scopes where both changed them and B's redirect URIs, which A never touched.
+    expect(await scope(a.page, 'student').isChecked()).toBe(true);
+    expect(await scope(a.page, 'email').isChecked()).toBe(false);
+    expect(await redirectUris(a.page).inputValue()).toBe('https://app.example/callback\nhttps://app.example/second');
+    // Nothing was overwritten behind the person's back.
+    const meanwhile = await stored();
+    expect(meanwhile.scopeWhitelist).toEqual(['openid', 'profile', 'email']);
+    expect(meanwhile.clientVersion).toBe(client.clientVersion + 1);
+    expect(await seriousAccessibilityProblems(a.page)).toEqual([]);
+
+    // Having seen the clash, A applies: A's scopes, B's redirect URIs.
+    await notice.getByRole('button', { name: 'Apply my changes to the latest version' }).click();
+    await notice.waitFor({ state: 'detached' });
+    await a.page.getByRole('button', { name: 'Edit configuration' }).waitFor();
+    const result = await stored();
+    expect(result.scopeWhitelist).toEqual(['openid', 'profile', 'student']);
+    expect(result.redirectUris).toEqual(['https://app.example/callback', 'https://app.example/second']);
+    expect(result.requirePkce).toBe(true);
+    expect(result.clientVersion).toBe(client.clientVersion + 2);
+    await closeAll(a, b);
+  }, 90_000);
+});

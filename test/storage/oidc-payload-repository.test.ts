@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/domain/digests.ts';
+import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
+import { migrateToLatest } from '../../src/storage/migrate.ts';
+import type { OidcArtifact } from '../../src/storage/repositories/oidc-payload-repository.ts';
+import { createStore, type Store } from '../../src/storage/store.ts';
+import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
+
+const NOW = Date.UTC(2026, 10, 26, 12);
+const HOUR = 3600_000;
+
+const artifact = (kind: string, id: string, fields: Partial<OidcArtifact> = {}): OidcArtifact => ({
+  kind,
+  id,
+  payload: { jti: id, kind, ...(fields.accountId ? { accountId: fields.accountId } : {}), ...(fields.grantId ? { grantId: fields.grantId } : {}) },
+  grantId: null,
+  uid: null,
+  accountId: null,
+  expiresAt: NOW + HOUR,
+  ...fields,
+});
+
+describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
+  let database: TestDatabase;
+  let opened: OpenedDatabase;
+  let store: Store;
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+    opened = openDatabase(database.url);
+    await migrateToLatest(opened.db);
+    store = createStore(opened.db, engine);
+  });
+  afterAll(async () => {
+    await opened.close();
+    await database.drop();
+  });
+
+  const payloads = () => store.repos.oidcPayloads;
+  const rowsOf = (kind: string) => opened.db.selectFrom('oidc_payloads').selectAll().where('kind', '=', kind).execute();
+
+  it('stores only the digest of an id: the row and its payload never hold the id, and a find by the id fills jti in again', async () => {
+    const token = 'at-token-value-0123456789abcdefghijklmnop';
+    await payloads().upsert(artifact('AccessToken', token, { grantId: 'grant-1', accountId: 'subject-1', payload: { jti: token, kind: 'AccessToken', grantId: 'grant-1', accountId: 'subject-1', scope: 'openid' } }));
+    const [row] = await rowsOf('AccessToken');
+    expect(row!.id).toBe(sha256Hex(token));
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(JSON.parse(row!.payload)).toEqual({ kind: 'AccessToken', grantId: 'grant-1', accountId: 'subject-1', scope: 'openid' });
+    expect(row).toMatchObject({ grant_id: 'grant-1', account_id: 'subject-1', expires_at: NOW + HOUR, consumed_at: null });
+
+    expect(await payloads().find('AccessToken', token, NOW)).toEqual({
+      payload: { jti: token, kind: 'AccessToken', grantId: 'grant-1', accountId: 'subject-1', scope: 'openid' },
+      consumedAt: null,
+    });
+    // The digest itself is no key: presenting what a database reader sees finds nothing.
+    expect(await payloads().find('AccessToken', sha256Hex(token), NOW)).toBeUndefined();
+    expect(await payloads().find('RefreshToken', token, NOW)).toBeUndefined();
+  });
+
+  it('replaces an artifact on upsert (un-consuming it), hides it once expired, and destroys it', async () => {
+    await payloads().upsert(artifact('AuthorizationCode', 'code-1', { expiresAt: NOW + 60_000 }));
+    expect(await payloads().consume('AuthorizationCode', 'code-1', NOW)).toBe(true);
+    expect((await payloads().find('AuthorizationCode', 'code-1', NOW))?.consumedAt).toBe(NOW);
+    await payloads().upsert(artifact('AuthorizationCode', 'code-1', { expiresAt: NOW + 60_000, payload: { jti: 'code-1', scope: 'openid email' } }));
+    expect(await payloads().find('AuthorizationCode', 'code-1', NOW)).toEqual({ payload: { jti: 'code-1', scope: 'openid email' }, consumedAt: null });
+    expect(await payloads().find('AuthorizationCode', 'code-1', NOW + 60_000)).toBeUndefined();
+    await payloads().destroy('AuthorizationCode', 'code-1');
+    expect(await rowsOf('AuthorizationCode')).toEqual([]);
+  });
+
+  it('keeps a payload without expiry for ever', async () => {
+    await payloads().upsert(artifact('Grant', 'grant-forever', { expiresAt: null }));
+    expect(await payloads().find('Grant', 'grant-forever', NOW + 10 * 365 * 24 * HOUR)).toBeDefined();
+    await payloads().destroy('Grant', 'grant-forever');
+  });
+
+  it('consumes once: of concurrent consumers exactly one wins', async () => {
+    await payloads().upsert(artifact('RefreshToken', 'rt-race'));
+    const results = await Promise.all(Array.from({ length: 8 }, () => payloads().consume('RefreshToken', 'rt-race', NOW)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await payloads().consume('RefreshToken', 'absent', NOW)).toBe(false);
+  });
+
+  it('finds a session by uid, without the id it cannot know', async () => {
+    await payloads().upsert(artifact('Session', 'session-cookie-value', { uid: 'uid-1', accountId: 'subject-1', payload: { jti: 'session-cookie-value', uid: 'uid-1', accountId: 'subject-1' } }));
+    expect(await payloads().findByUid('Session', 'uid-1', NOW)).toEqual({ payload: { uid: 'uid-1', accountId: 'subject-1' }, consumedAt: null });
+    expect(await payloads().findByUid('Session', 'uid-2', NOW)).toBeUndefined();
+    expect(await payloads().findByUid('Session', 'uid-1', NOW + 2 * HOUR)).toBeUndefined();
+  });
+
+  it('revokes by grant id per kind, and a grant with its codes and tokens from one of them', async () => {
+    await payloads().upsert(artifact('Grant', 'grant-a', { accountId: 'subject-2' }));
+    await payloads().upsert(artifact('AccessToken', 'at-a', { grantId: 'grant-a' }));
+    await payloads().upsert(artifact('RefreshToken', 'rt-a', { grantId: 'grant-a' }));
+    await payloads().upsert(artifact('AuthorizationCode', 'code-a', { grantId: 'grant-a' }));
+    await payloads().upsert(artifact('AccessToken', 'at-b', { grantId: 'grant-b' }));
+    await payloads().upsert(artifact('Grant', 'grant-b'));
+
+    await payloads().revokeByGrantId('AccessToken', 'grant-a');
+    expect(await payloads().find('AccessToken', 'at-a', NOW)).toBeUndefined();
+    expect(await payloads().find('RefreshToken', 'rt-a', NOW)).toBeDefined();
+
+    await payloads().revokeGrantOf('RefreshToken', 'rt-a');
+    for (const [kind, id] of [['Grant', 'grant-a'], ['RefreshToken', 'rt-a'], ['AuthorizationCode', 'code-a']] as const) {
+      expect(await payloads().find(kind, id, NOW)).toBeUndefined();
+    }
+    expect(await payloads().find('AccessToken', 'at-b', NOW)).toBeDefined();
+    expect(await payloads().find('Grant', 'grant-b', NOW)).toBeDefined();
+  });
+
+  it('revokes every artifact of one person, kind by kind, inside a transaction, and nothing of anyone else', async () => {
+    const kinds = ['Session', 'Grant', 'AccessToken', 'RefreshToken', 'AuthorizationCode', 'Interaction'];
+    for (const person of ['leaver', 'stayer']) {
+      for (const kind of kinds) await payloads().upsert(artifact(kind, `${person}-${kind}`, { accountId: person, grantId: kind === 'Grant' ? null : `${person}-Grant` }));
+      await payloads().saveRememberedConsent(person, 'client-1', ['openid'], NOW + HOUR);
+    }
+    // An artifact that already expired is the person's too.
+    await payloads().upsert(artifact('AccessToken', 'leaver-expired', { accountId: 'leaver', expiresAt: NOW - 1 }));
+
+    // Rolled back with the transaction it ran in: nothing goes.
+    await expect(store.transaction(async (repos) => {
+      expect(await repos.oidcPayloads.revokeAllForAccount('leaver')).toBe(7);
+      throw new Error('roll back');
+    })).rejects.toThrow('roll back');
+    for (const kind of kinds) expect(await payloads().find(kind, `leaver-${kind}`, NOW)).toBeDefined();
+
+    expect(await store.transaction((repos) => repos.oidcPayloads.revokeAllForAccount('leaver'))).toBe(7);
+    for (const kind of kinds) {
+      expect(await payloads().find(kind, `leaver-${kind}`, NOW), kind).toBeUndefined();
+      expect(await payloads().find(kind, `stayer-${kind}`, NOW), kind).toBeDefined();
+    }
+    const left = await opened.db.selectFrom('oidc_payloads').select('kind').where('account_id', '=', 'leaver').execute();
+    // Consent given on the consent page is no credential, and is kept.
+    expect(left).toEqual([{ kind: 'RememberedConsent' }]);
+    expect(await payloads().rememberedConsentScopes('leaver', 'client-1', NOW)).toEqual(['openid']);
+    expect(await payloads().revokeAllForAccount('leaver')).toBe(0);
+  });
+
+  it('remembers consent per person and client until it expires, the pair stored only as a digest', async () => {
+    expect(await payloads().rememberedConsentScopes('subject-3', 'client-1', NOW)).toEqual([]);
+    await payloads().saveRememberedConsent('subject-3', 'client-1', ['openid', 'email'], NOW + HOUR);
+    await payloads().saveRememberedConsent('subject-3', 'client-2', ['openid'], NOW + HOUR);
+    expect(await payloads().rememberedConsentScopes('subject-3', 'client-1', NOW)).toEqual(['openid', 'email']);
+    expect(await payloads().rememberedConsentScopes('subject-3', 'client-2', NOW)).toEqual(['openid']);
+    expect(await payloads().rememberedConsentScopes('subject-3', 'client-1', NOW + HOUR)).toEqual([]);
+    const rows = await opened.db.selectFrom('oidc_payloads').selectAll().where('account_id', '=', 'subject-3').execute();
+    expect(rows.map((row) => row.id).sort()).toEqual([sha256Hex('subject-3 client-1'), sha256Hex('subject-3 client-2')].sort());
+  });
+
+  it('prunes expired rows in batches and keeps live and unexpiring ones', async () => {
+    for (let i = 0; i < 25; i += 1) await payloads().upsert(artifact('Interaction', `old-${i}`, { expiresAt: NOW - 1 }));
+    await payloads().upsert(artifact('Interaction', 'live', { expiresAt: NOW + 1 }));
+    await payloads().upsert(artifact('Grant', 'unexpiring', { expiresAt: null }));
+    const expiredBefore = (await opened.db.selectFrom('oidc_payloads').select('id').where('expires_at', '<', NOW).execute()).length;
+    expect(expiredBefore).toBeGreaterThanOrEqual(25);
+    expect(await payloads().pruneExpired(NOW, 10)).toBe(expiredBefore);
+    expect(await opened.db.selectFrom('oidc_payloads').select('id').where('expires_at', '<', NOW).execute()).toEqual([]);
+    expect(await payloads().find('Interaction', 'live', NOW)).toBeDefined();
+    expect(await payloads().find('Grant', 'unexpiring', NOW)).toBeDefined();
+    expect(await payloads().pruneExpired(NOW, 10)).toBe(0);
+  });
+
+  it('finds nothing, and fails nothing, for ids, uids and accounts no row can hold (NUL, unpaired surrogates)', async () => {
+    for (const strange of ['nul\u0000id', 'lone\uD800surrogate', '\uDC00']) {
+      expect(await payloads().find('AccessToken', strange, NOW)).toBeUndefined();
+      expect(await payloads().findByUid('Session', strange, NOW)).toBeUndefined();
+      expect(await payloads().consume('RefreshToken', strange, NOW)).toBe(false);
+      await payloads().destroy('AccessToken', strange);
+      await payloads().revokeByGrantId('AccessToken', strange);
+      await payloads().revokeGrantOf('RefreshToken', strange);
+      expect(await payloads().revokeAllForAccount(strange)).toBe(0);
+      expect(await payloads().rememberedConsentScopes(strange, 'client-1', NOW)).toEqual([]);
+    }
+  });
+});

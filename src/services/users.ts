@@ -6,6 +6,7 @@ import { passwordProblem } from '../domain/passwords.ts';
 import { isStorableText } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
+import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -75,6 +76,16 @@ function checkProfile(input: { account?: string; displayName?: string | undefine
 function checkPassword(password: string): void {
   const problem = passwordProblem(password);
   if (problem) throw new AppError('invalid_request', `The password ${problem}.`, { fieldErrors: { password: problem } });
+}
+
+/**
+ * Ends everything a person is signed in with, inside the caller's transaction: console and agent sessions,
+ * and every OIDC session, grant, authorization code, access token and refresh token (a thief holding any of
+ * them after a password reset or a disable is cut off with the rest).
+ */
+async function endEverySession(repos: Repositories, subjectId: string, now: number): Promise<void> {
+  await repos.sessions.revokeAllOf(subjectId, now);
+  await repos.oidcPayloads.revokeAllForAccount(subjectId);
 }
 
 export function createUserService({ store, clock, signInLimiter }: ServiceDeps) {
@@ -180,8 +191,9 @@ export function createUserService({ store, clock, signInLimiter }: ServiceDeps) 
           ...(changes.isAdmin !== undefined ? { isAdmin: changes.isAdmin } : {}),
         };
         await repos.users.update(subjectId, profile, now);
-        // A disabled account keeps no live console or agent session.
-        if (changes.status === 'disabled') await repos.sessions.revokeAllOf(subjectId, now);
+        // A disabled account keeps nothing alive: no console or agent session, and no OIDC session, grant,
+        // code or token, so re-enabling it later brings none of them back.
+        if (changes.status === 'disabled') await endEverySession(repos, subjectId, now);
         const after: User = { ...before, ...profile, updatedAt: now };
         await writeAudit(repos, clock, actor, { action: 'user.update', targetType: 'user', targetId: subjectId, before: auditedFields(before), after: auditedFields(after) });
         return after;
@@ -196,7 +208,7 @@ export function createUserService({ store, clock, signInLimiter }: ServiceDeps) 
       await store.transaction(async (repos) => {
         const now = clock.now();
         await repos.users.setPasswordHash(subjectId, passwordHash, now);
-        await repos.sessions.revokeAllOf(subjectId, now);
+        await endEverySession(repos, subjectId, now);
         await writeAudit(repos, clock, actor, { action: 'user.password_reset', targetType: 'user', targetId: subjectId });
       });
     },

@@ -69,7 +69,7 @@ export const updateUser = defineOperation({
   path: '/admin/users/:subjectId',
   tag: adminTag,
   summary: 'Change a user (administrators)',
-  description: 'Changes profile fields, the administrator flag, or disables (`status: "disabled"`, which ends every session at once) or re-enables the account. Administrators only; you cannot disable yourself or drop your own administrator flag.',
+  description: 'Changes profile fields, the administrator flag, or disables (`status: "disabled"`, which ends at once every console and agent session and every OpenID Connect sign-in, grant, code, access token and refresh token of the user; re-enabling brings none back) or re-enables the account. Administrators only; you cannot disable yourself or drop your own administrator flag.',
   access: 'session',
   params: subjectParams,
   body: updateUserRequest,
@@ -87,12 +87,12 @@ export const setUserPassword = defineOperation({
   path: '/admin/users/:subjectId/password',
   tag: adminTag,
   summary: 'Set a user\'s password (administrators)',
-  description: 'Replaces the password and ends every session of the user. Administrators only.',
+  description: 'Replaces the password and ends every session of the user at once: console and agent sessions, and every OpenID Connect sign-in, grant, code, access token and refresh token. Administrators only.',
   access: 'session',
   params: subjectParams,
   body: setPasswordRequest,
   bodyExample: { password: 'a new long passphrase' },
-  response: { status: 204, description: 'The password is set; the user\'s sessions are ended.' },
+  response: { status: 204, description: 'The password is set; everything the user was signed in with is ended.' },
   errors: ['invalid_request', 'forbidden', 'not_found'],
   async handle({ services, actor, params, body }) {
     await services.users.setPassword(actor, params.subjectId, body.password);

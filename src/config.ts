@@ -22,10 +22,12 @@ const windowSeconds = () => optionalText.pipe(z.coerce.number<string | undefined
  * Per account+IP is the tightest (one person mistyping from one place); per account catches guessing
  * spread over many addresses; per IP is loose because a whole office can share one address.
  * Token limits count every /token request; they bound abuse of a leaked client, not normal traffic.
+ * Account lookups answer whether an account exists: a person adding members needs a few, enumeration thousands.
  */
 export const rateLimitDefaults = {
   signIn: { perAccount: 10, perIp: 100, perAccountIp: 5, windowSeconds: 900 },
   token: { perClient: 3000, perIp: 1200, windowSeconds: 60 },
+  lookup: { perSession: 60, perIp: 120, windowSeconds: 900 },
 } as const;
 
 // Named ranges that Fastify's proxy-addr understands.
@@ -76,6 +78,9 @@ const environmentSchema = z.object({
   TOKEN_RATE_PER_CLIENT: limitCount(),
   TOKEN_RATE_PER_IP: limitCount(),
   TOKEN_RATE_WINDOW_SECONDS: windowSeconds(),
+  LOOKUP_RATE_PER_SESSION: limitCount(),
+  LOOKUP_RATE_PER_IP: limitCount(),
+  LOOKUP_RATE_WINDOW_SECONDS: windowSeconds(),
   SIGNING_KEY_REFRESH_SECONDS: windowSeconds(),
 });
 
@@ -122,6 +127,11 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
         perClient: env.TOKEN_RATE_PER_CLIENT ?? rateLimitDefaults.token.perClient,
         perIp: env.TOKEN_RATE_PER_IP ?? rateLimitDefaults.token.perIp,
         windowSeconds: env.TOKEN_RATE_WINDOW_SECONDS ?? rateLimitDefaults.token.windowSeconds,
+      },
+      lookup: {
+        perSession: env.LOOKUP_RATE_PER_SESSION ?? rateLimitDefaults.lookup.perSession,
+        perIp: env.LOOKUP_RATE_PER_IP ?? rateLimitDefaults.lookup.perIp,
+        windowSeconds: env.LOOKUP_RATE_WINDOW_SECONDS ?? rateLimitDefaults.lookup.windowSeconds,
       },
     },
   };

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   process.stdout.write(`sesame: database ${engine}, applying migrations\n`);
   await migrateToLatest(db);
   const operations = createOperations(config);
-  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn });
+  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn, lookupLimiter: operations.rateLimits.lookup });
   const prepared = await prepareInstance({ config, db, clock: systemClock, services });
   const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets, operations });
   await app.listen({ port: config.port, host: config.host });

@@ -3,6 +3,7 @@ import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
 import { createClientService } from './clients.ts';
 import type { Clock } from '../domain/clock.ts';
+import { unlimitedLookups, type LookupLimiter } from '../rate-limit/lookup-limiter.ts';
 import { unlimitedSignIns, type SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import { createStore } from '../storage/store.ts';
@@ -13,10 +14,22 @@ import { createUserService } from './users.ts';
 
 /**
  * Every use case, shared by the Agent API, the Management API, the CLI and start-up. A server passes
- * its sign-in limiter; without one (the command line) sign-ins are not limited.
+ * its sign-in and lookup limiters; without them (the command line) nothing is limited.
  */
-export function createServices({ db, engine, clock, signInLimiter = unlimitedSignIns }: { db: Db; engine: Engine; clock: Clock; signInLimiter?: SignInLimiter }) {
-  const deps = { db, store: createStore(db, engine), clock, signInLimiter };
+export function createServices({
+  db,
+  engine,
+  clock,
+  signInLimiter = unlimitedSignIns,
+  lookupLimiter = unlimitedLookups,
+}: {
+  db: Db;
+  engine: Engine;
+  clock: Clock;
+  signInLimiter?: SignInLimiter;
+  lookupLimiter?: LookupLimiter;
+}) {
+  const deps = { db, store: createStore(db, engine), clock, signInLimiter, lookupLimiter };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),

@@ -88,7 +88,7 @@ async function endEverySession(repos: Repositories, subjectId: string, now: numb
   await repos.oidcPayloads.revokeAllForAccount(subjectId);
 }
 
-export function createUserService({ store, clock, signInLimiter }: ServiceDeps) {
+export function createUserService({ store, clock, signInLimiter, lookupLimiter }: ServiceDeps) {
   const { users } = store.repos;
 
   async function requireUser(subjectId: string): Promise<User> {
@@ -155,9 +155,14 @@ export function createUserService({ store, clock, signInLimiter }: ServiceDeps) 
       return (await users.findByAccount(account)) ?? null;
     },
 
-    /** Exact account lookup for adding members; any signed-in user may look up an active account. */
-    async lookupUser(actor: Actor, account: string): Promise<User> {
+    /**
+     * Exact account lookup for adding members; any signed-in user may look up an active account, a limited
+     * number of times per session and per address (429 rate_limited), so account names cannot be enumerated.
+     * `session` is the caller's session token (only its digest is counted); null counts per address only.
+     */
+    async lookupUser(actor: Actor, account: string, from: { session: string | null } = { session: null }): Promise<User> {
       if (!actor.subjectId && !actor.isAdmin) throw new AppError('login_required', 'Sign in first.');
+      await lookupLimiter.admit({ session: from.session, ip: actor.ip });
       const user = await users.findByAccount(account);
       if (!user || user.status !== 'active') throw new AppError('not_found', `No active user has the account ${account}.`);
       return user;

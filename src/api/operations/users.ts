@@ -19,13 +19,15 @@ export const lookupUser = defineOperation({
   path: '/users/lookup',
   tag: 'Users',
   summary: 'Find a user to add as a member',
-  description: 'Exact, case-insensitive match on the account name; returns the `subjectId` that `POST /projects/{projectId}/members` needs. No partial matches, no listing.',
+  description:
+    'Exact, case-insensitive match on the account name; returns the `subjectId` that `POST /projects/{projectId}/members` needs. No partial matches, no listing. ' +
+    'Limited per session and per address (by default 60 and 120 lookups per 15 minutes, found or not); over a limit it answers 429 `rate_limited` with Retry-After.',
   access: 'session',
   query: lookupQuery,
   response: { status: 200, description: 'The user.', schema: lookupResponse, example: { user: { subjectId: exampleUser.subjectId, account: exampleUser.account, displayName: exampleUser.displayName } } },
-  errors: ['invalid_request', 'not_found'],
-  async handle({ services, actor, query }) {
-    return { user: presentUserSummary(await services.users.lookupUser(actor, query.account)) };
+  errors: ['invalid_request', 'not_found', 'rate_limited'],
+  async handle({ services, actor, query, signedIn }) {
+    return { user: presentUserSummary(await services.users.lookupUser(actor, query.account, { session: signedIn.token })) };
   },
 });
 

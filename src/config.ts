@@ -21,17 +21,27 @@ const windowSeconds = () => optionalText.pipe(z.coerce.number<string | undefined
  * Sign-in limits count failures only, so people and benchmarks signing in correctly are never held back.
  * Per account+IP is the tightest (one person mistyping from one place); per account catches guessing
  * spread over many addresses; per IP is loose because a whole office can share one address.
- * Token limits count every /token request; they bound abuse of a leaked client, not normal traffic.
+ * Token limits count what signals abuse, never a token issued: failed client authentications per address
+ * (a legitimate back end has its secret; 20 a minute is a misconfiguration or a guess), and refused requests
+ * (invalid_grant and the like) per address and, for an authenticated client, per client: a busy back end
+ * exchanging 60 codes and 60 refresh tokens a second sees a few of those a minute (a code used twice, a
+ * refresh token raced), not 300. The request and issuance ceilings are off unless an operator sets them.
  * Account lookups answer whether an account exists: a person adding members needs a few, enumeration thousands.
  */
 export const rateLimitDefaults = {
   signIn: { perAccount: 10, perIp: 100, perAccountIp: 5, windowSeconds: 900 },
-  token: { perClient: 3000, perIp: 1200, windowSeconds: 60 },
+  token: { failedAuthPerIp: 20, failuresPerIp: 300, invalidGrantsPerClient: 300, failureWindowSeconds: 60, perClient: 0, perIp: 0, windowSeconds: 60 },
   lookup: { perSession: 60, perIp: 120, windowSeconds: 900 },
 } as const;
 
 // Named ranges that Fastify's proxy-addr understands.
 const TRUST_PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * How long a stopping instance keeps serving with /health/ready at 503: longer than a load balancer
+ * takes to notice (two failed probes 5 s apart, the usual settings), short enough for a rolling deploy.
+ */
+export const SHUTDOWN_GRACE_DEFAULT_SECONDS = 10;
 
 /** How often an instance re-reads the published signing keys, so a rotation made elsewhere (the CLI, another instance) is served within it. */
 export const SIGNING_KEY_REFRESH_DEFAULT_SECONDS = 30;
@@ -60,6 +70,7 @@ const environmentSchema = z.object({
     .refine((v) => /^(postgres|postgresql):\/\//.test(v) || v.startsWith('sqlite:'), 'must be postgres://... or sqlite:PATH'),
   REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
   OIDC_AGENT_API_ENABLED: optionalText.pipe(booleanText.optional()),
+  SESAME_MCP_ENABLED: optionalText.pipe(booleanText.optional()),
   OIDC_KEY_ENCRYPTION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   OIDC_COOKIE_KEYS: optionalText.transform((v) => v?.split(',').map((k) => k.trim()).filter(Boolean)).pipe(
     z.array(z.string().min(32, 'each key must be at least 32 characters')).min(1).optional(),
@@ -75,6 +86,10 @@ const environmentSchema = z.object({
   SIGNIN_MAX_FAILURES_PER_IP: limitCount(),
   SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: limitCount(),
   SIGNIN_FAILURE_WINDOW_SECONDS: windowSeconds(),
+  TOKEN_MAX_FAILED_AUTH_PER_IP: limitCount(),
+  TOKEN_MAX_FAILURES_PER_IP: limitCount(),
+  TOKEN_MAX_INVALID_GRANTS_PER_CLIENT: limitCount(),
+  TOKEN_FAILURE_WINDOW_SECONDS: windowSeconds(),
   TOKEN_RATE_PER_CLIENT: limitCount(),
   TOKEN_RATE_PER_IP: limitCount(),
   TOKEN_RATE_WINDOW_SECONDS: windowSeconds(),
@@ -82,6 +97,7 @@ const environmentSchema = z.object({
   LOOKUP_RATE_PER_IP: limitCount(),
   LOOKUP_RATE_WINDOW_SECONDS: windowSeconds(),
   SIGNING_KEY_REFRESH_SECONDS: windowSeconds(),
+  SHUTDOWN_GRACE_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>({ error: 'must be a number of seconds' }).int('must be a whole number of seconds').min(0, 'must be 0 or more').max(600, 'must be at most 600 seconds').optional()),
 });
 
 export type Config = ReturnType<typeof buildConfig>;
@@ -106,6 +122,8 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
     agentApiEnabled: env.OIDC_AGENT_API_ENABLED ?? !production,
+    /** Whoever enabled the Agent API for assistants meant MCP assistants too, unless told otherwise. */
+    mcpEnabled: env.SESAME_MCP_ENABLED ?? env.OIDC_AGENT_API_ENABLED ?? !production,
     /** Unset outside production: generated on first start and kept in the database. */
     keyEncryptionSecret: env.OIDC_KEY_ENCRYPTION_SECRET,
     /** Unset outside production: generated on first start and kept in the database. */
@@ -116,6 +134,7 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
     signingKeyRefreshSeconds: env.SIGNING_KEY_REFRESH_SECONDS ?? SIGNING_KEY_REFRESH_DEFAULT_SECONDS,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? SHUTDOWN_GRACE_DEFAULT_SECONDS,
     rateLimits: {
       signIn: {
         perAccount: env.SIGNIN_MAX_FAILURES_PER_ACCOUNT ?? rateLimitDefaults.signIn.perAccount,
@@ -124,6 +143,10 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
         windowSeconds: env.SIGNIN_FAILURE_WINDOW_SECONDS ?? rateLimitDefaults.signIn.windowSeconds,
       },
       token: {
+        failedAuthPerIp: env.TOKEN_MAX_FAILED_AUTH_PER_IP ?? rateLimitDefaults.token.failedAuthPerIp,
+        failuresPerIp: env.TOKEN_MAX_FAILURES_PER_IP ?? rateLimitDefaults.token.failuresPerIp,
+        invalidGrantsPerClient: env.TOKEN_MAX_INVALID_GRANTS_PER_CLIENT ?? rateLimitDefaults.token.invalidGrantsPerClient,
+        failureWindowSeconds: env.TOKEN_FAILURE_WINDOW_SECONDS ?? rateLimitDefaults.token.failureWindowSeconds,
         perClient: env.TOKEN_RATE_PER_CLIENT ?? rateLimitDefaults.token.perClient,
         perIp: env.TOKEN_RATE_PER_IP ?? rateLimitDefaults.token.perIp,
         windowSeconds: env.TOKEN_RATE_WINDOW_SECONDS ?? rateLimitDefaults.token.windowSeconds,

@@ -1,8 +1,7 @@
 import { randomBase62 } from './domain/ids.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
-import type { Db } from './storage/database.ts';
-import { instanceSettingsRepository } from './storage/repositories/instance-settings-repository.ts';
+import type { Store } from './storage/store.ts';
 
 export interface InstanceSecrets {
   keyEncryptionSecret: string;
@@ -15,8 +14,8 @@ export interface InstanceSecrets {
  * Production takes its secrets from the environment. Elsewhere, a missing one is generated
  * once and kept in the database, so restarts and every instance on the database agree.
  */
-export async function resolveInstanceSecrets(config: Config, db: Db, clock: Clock): Promise<InstanceSecrets> {
-  const settings = instanceSettingsRepository(db)(db);
+export async function resolveInstanceSecrets(config: Config, store: Store, clock: Clock): Promise<InstanceSecrets> {
+  const settings = store.repos.instanceSettings;
   const generated: string[] = [];
   async function storedOrGenerated(name: string): Promise<string> {
     // Two instances starting at once both offer a value; the first one stored is the one both use.

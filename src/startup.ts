@@ -17,8 +17,9 @@ export interface PreparedInstance {
 
 /** Everything a fresh database needs before the server can serve: secrets, first admin, keys, clients. */
 export async function prepareInstance(deps: { config: Config; db: Db; clock: Clock; services: Services }): Promise<PreparedInstance> {
-  const instanceSecrets = await resolveInstanceSecrets(deps.config, deps.db, deps.clock);
-  await ensureSigningKeys(createStore(deps.db, engineOf(deps.config.databaseUrl)), deps.clock, instanceSecrets.keyEncryptionSecret);
+  const store = createStore(deps.db, engineOf(deps.config.databaseUrl));
+  const instanceSecrets = await resolveInstanceSecrets(deps.config, store, deps.clock);
+  await ensureSigningKeys(store, deps.clock, instanceSecrets.keyEncryptionSecret);
   const bootstrap = await ensureBootstrapAdmin(deps.config, deps.services);
   const importedClients = await importConfiguredClients(deps.config, deps.services);
   return { instanceSecrets, bootstrap, importedClients };

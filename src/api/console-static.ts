@@ -33,6 +33,8 @@ const SECURITY_HEADERS = {
 
 // A path whose last segment looks like a file name is a missing asset, not a page of the app.
 const LOOKS_LIKE_A_FILE = /\/[^/]*\.[A-Za-z0-9]{1,8}$/;
+// Under the asset folders, or with a `.` or `..` segment (plain or percent-encoded), a path names no page either.
+const NOT_A_PAGE = /^\/console\/(assets|theme)(\/|$)|\/(\.|%2e){1,2}(\/|$)/i;
 
 export interface ConsoleOptions {
   /** The Vite build (web/dist); tests may point elsewhere. */
@@ -53,6 +55,12 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
     async (scope) => {
       scope.addHook('onRequest', async (_request, reply) => {
         void reply.headers(SECURITY_HEADERS);
+      });
+      // @fastify/static refuses a directory (the folder itself, `./`, `//`) with 403 and a path outside its root
+      // with 404: neither is a file here, and neither is worth a stack trace.
+      scope.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
+        if (error.statusCode === 403 || error.statusCode === 404) return reply.callNotFound();
+        throw error;
       });
 
       await scope.register(fastifyStatic, {
@@ -76,7 +84,8 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
       });
 
       const sendApp = async (url: string, reply: FastifyReply) => {
-        if (LOOKS_LIKE_A_FILE.test(url.split('?')[0] ?? '')) return reply.callNotFound();
+        const path = url.split('?')[0] ?? '';
+        if (LOOKS_LIKE_A_FILE.test(path) || NOT_A_PAGE.test(path)) return reply.callNotFound();
         let html: string;
         try {
           html = await readFile(`${distDir}index.html`, 'utf8');

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { Services } from '../services/index.ts';
 import type { AnyOperation, HttpMethod, SignedIn } from './operation.ts';
+import { refuseOutsideTokenScope } from './operation-scope.ts';
 import { parseRequestPart, refuseUnexpectedBody } from './request-validation.ts';
 
 /** How a surface recognises its signed-in user: bearer token (agent) or cookie plus CSRF header (console). */
@@ -50,7 +51,14 @@ export function registerOperations(app: FastifyInstance, operations: readonly An
       exposeHeadRoute: false,
       handler: async (request, reply) => {
         const signedIn = operation.access === 'session' ? await auth.authenticate(request, operation.method, reply) : null;
-        const actor: Actor = { subjectId: signedIn?.user.subjectId ?? null, isAdmin: signedIn?.user.isAdmin ?? false, surface: auth.surface, ip: request.ip };
+        const actor: Actor = {
+          subjectId: signedIn?.user.subjectId ?? null,
+          isAdmin: signedIn?.user.isAdmin ?? false,
+          surface: auth.surface,
+          ip: request.ip,
+          ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, scopes: signedIn.assistant.scopes } : {}),
+        };
+        refuseOutsideTokenScope(operation, actor);
         const params = operation.params ? parseRequestPart(operation.params, request.params, 'path') : undefined;
         const query = operation.query ? parseRequestPart(operation.query, request.query, 'query') : undefined;
         if (!operation.body) refuseUnexpectedBody(request.body);

@@ -1,44 +1,11 @@
 import type { z } from 'zod';
 import { UNSTORABLE_TEXT } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
-import { zodFieldErrors } from '../zod-field-errors.ts';
+import { toFieldErrors } from './contracts/field-errors.ts';
 
 type Location = 'body' | 'query' | 'path';
 
 const LOCATION_TEXT: Record<Location, string> = { body: 'request body', query: 'query string', path: 'path' };
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current = input;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
-
-function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      if (valueAt(input, issue.path) === undefined) return 'is required';
-      return `must be ${article(issue.expected === 'int' ? 'integer' : issue.expected)}`;
-    case 'invalid_value':
-      return `must be ${issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`}`;
-    case 'too_small':
-      if (issue.origin === 'string') return `must be at least ${String(issue.minimum)} characters`;
-      if (issue.origin === 'array') return `must have at least ${String(issue.minimum)} items`;
-      return `must be at least ${String(issue.minimum)}`;
-    case 'too_big':
-      if (issue.origin === 'string') return `must be at most ${String(issue.maximum)} characters`;
-      if (issue.origin === 'array') return `must have at most ${String(issue.maximum)} items`;
-      return `must be at most ${String(issue.maximum)}`;
-    case 'invalid_format':
-      return issue.message.startsWith('Invalid') ? `must be a valid ${issue.format}` : issue.message;
-    default:
-      return issue.message;
-  }
-}
 
 interface Visit {
   value: unknown;
@@ -80,14 +47,15 @@ export function parseRequestPart<S extends z.ZodType>(schema: S, input: unknown,
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  // Keyed by field path (`redirectUris.0`); problems with the whole input go to the description.
-  const { fieldErrors, wholeInput } = zodFieldErrors(result.error.issues, { describe: (issue) => describeIssue(issue, input), unknownField: 'is not a known field; remove it' });
+  const { fieldErrors, wholeInput } = toFieldErrors(result.error.issues, input);
   const where = LOCATION_TEXT[location];
   if (location === 'body' && (input === undefined || input === null || typeof input !== 'object' || Array.isArray(input))) {
     throw new AppError('invalid_request', 'The request body must be a JSON object; see the operation\'s schema in the OpenAPI document.');
   }
   const summary = wholeInput.length > 0 ? `The ${where} is invalid: ${wholeInput.join('; ')}.` : `Some fields of the ${where} are invalid; see field_errors, fix them and send again.`;
-  throw new AppError('invalid_request', summary, { fieldErrors });
+  // A well-formed body that breaks only a contract's client rules (params.error) is invalid client metadata.
+  const onlyClientRules = result.error.issues.every((issue) => issue.code === 'custom' && issue.params?.error === 'invalid_client_metadata');
+  throw new AppError(onlyClientRules ? 'invalid_client_metadata' : 'invalid_request', summary, { fieldErrors });
 }
 
 /** Operations without a body accept none, or an empty JSON object. */

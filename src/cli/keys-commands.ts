@@ -42,7 +42,7 @@ const keysRotate: CliCommand = {
     parseCommandArgs(this, args, { options: {} });
     const { config, db, engine, clock } = await env.open();
     const store = createStore(db, engine);
-    const secrets = await resolveInstanceSecrets(config, db, clock);
+    const secrets = await resolveInstanceSecrets(config, store, clock);
     if (secrets.generated.includes('OIDC_KEY_ENCRYPTION_SECRET')) {
       env.io.stderr.write('sesame: warning: OIDC_KEY_ENCRYPTION_SECRET was not set; generated one and stored it in the database (set it explicitly in production)\n');
     }

@@ -9,7 +9,8 @@ import type { CliRuntime } from './command.ts';
 /** The server's own start sequence up to the services: same config, same database, same migrations. */
 export async function openRuntime(env: NodeJS.ProcessEnv): Promise<{ runtime: CliRuntime; close(): Promise<void> }> {
   const config = loadConfig(env);
-  const opened = openDatabase(config.databaseUrl, { poolSize: 2 });
+  // An operator's command (a migration, a rotation) is not a request: no per-statement timeout.
+  const opened = openDatabase(config.databaseUrl, { poolSize: 2, statementTimeouts: false });
   try {
     const appliedMigrations = await migrateToLatest(opened.db);
     // The command line is run by the operator on the server; it signs nobody in, so nothing to limit.

@@ -1,5 +1,5 @@
 /** Where a change came from; every audit entry records one. */
-export const SURFACES = ['console', 'agent', 'cli', 'system'] as const;
+export const SURFACES = ['console', 'agent', 'mcp', 'cli', 'system'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Who asks: every service function takes one and decides permissions from it. */
@@ -8,6 +8,13 @@ export interface Actor {
   isAdmin: boolean;
   surface: Surface;
   ip: string | null;
+  /** The assistant (native client) whose OAuth access token made the request; audited as viaClientId. */
+  viaClientId?: string | null;
+  /**
+   * The assistant scopes of that token (sesame:read, sesame:write, sesame:admin); undefined for a
+   * password session or cookie, which the person's role alone bounds.
+   */
+  scopes?: readonly string[];
 }
 
 export const systemActor: Actor = { subjectId: null, isAdmin: true, surface: 'system', ip: null };

@@ -1,14 +1,11 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../domain/clock.ts';
-import type { Db } from '../storage/database.ts';
 import type { StoredOidcPayload } from '../storage/repositories/oidc-payload-repository.ts';
 import type { Store } from '../storage/store.ts';
 import { createClientMetadataFinder } from './client-metadata.ts';
 import { pruneExpiredNowAndThen } from './expired-payloads.ts';
 
 interface AdapterDeps {
-  /** TRANSITIONAL (issue 11): the client lookup still reads the database itself. */
-  db: Db;
   store: Store;
   clock: Clock;
 }
@@ -93,8 +90,8 @@ function payloadAdapter(kind: string, { store, clock }: AdapterDeps, afterWrite:
   };
 }
 
-function clientAdapter(deps: { db: Db; clock: Clock }): Adapter {
-  const findClientMetadata = createClientMetadataFinder(deps.db);
+function clientAdapter(deps: AdapterDeps): Adapter {
+  const findClientMetadata = createClientMetadataFinder(deps.store);
   const refuse = async () => {
     throw new Error('Clients are managed through the management APIs, never through the protocol.');
   };

@@ -8,6 +8,7 @@ import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import type { LiveProvider } from './live-provider.ts';
 import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
 import { pageSecurityHeaders } from './page-security.ts';
+import { assistantConsentRequest, grantAssistantScopes } from './assistant-consent.ts';
 import { renderConsentPage } from './pages/consent-page.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoginPage } from './pages/login-page.ts';
@@ -93,6 +94,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       userName: user.displayName,
       account: user.account,
       scopes: requestedScopes(interaction),
+      assistant: assistantConsentRequest(interaction, user),
     }), [interaction.params.redirect_uri as string]);
   }
 
@@ -155,6 +157,8 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
     if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
     if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
+    const user = await deps.services.users.getUser(accountId);
+    grantAssistantScopes(grant, interaction, { isAdmin: user?.isAdmin ?? false, readOnly: field(request.body as FormBody, 'access') === 'read' });
     const grantId = await grant.save();
     await rememberConsent(live.store, deps.clock, accountId, clientId, grant.getOIDCScope().split(' ').filter(Boolean));
     return finish(request, reply, { consent: existing ? {} : { grantId } }, true);

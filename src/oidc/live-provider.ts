@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { createStore, type Store } from '../storage/store.ts';
+import { verifyAssistantToken, type VerifiedAssistantToken } from './assistant-token-verifier.ts';
 import { buildProvider, type OidcDeps } from './provider.ts';
 import { loadSigningJwks, signingKeysFingerprint, type SigningJwks } from './signing-keys.ts';
 
@@ -17,6 +18,8 @@ export interface LiveProvider {
   refreshSigningKeys(): Promise<boolean>;
   /** The repositories the provider keeps its artifacts and reads its keys through. */
   store: Store;
+  /** An assistant's OAuth access token for `resource` ({issuer}/mcp or {issuer}/api/agent), checked now; undefined when not usable there. */
+  verifyAssistantToken(token: string, resource: string): Promise<VerifiedAssistantToken | undefined>;
 }
 
 export async function createLiveProvider(deps: OidcDeps): Promise<LiveProvider> {
@@ -29,6 +32,7 @@ export async function createLiveProvider(deps: OidcDeps): Promise<LiveProvider> 
     store,
     current: () => provider,
     handle: (req, res) => callback(req, res),
+    verifyAssistantToken: (token, resource) => verifyAssistantToken(provider, deps.services, token, resource),
     async refreshSigningKeys() {
       if ((await signingKeysFingerprint(store, deps.clock)) === jwks.fingerprint) return false;
       const next = await load();

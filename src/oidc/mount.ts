@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { registerProtectedResourceMetadata } from './assistant-discovery.ts';
 import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import { interactionRoutes } from './interactions.ts';
 import { createLiveProvider, type LiveProvider } from './live-provider.ts';
 import { STYLESHEET_PATH } from './pages/layout.ts';
 import type { OidcDeps } from './provider.ts';
-import { refuseTokenRequestOverLimit } from '../rate-limit/token-endpoint-limit.ts';
+import { countTokenFailures, refuseTokenRequestOverLimit } from '../rate-limit/token-endpoint-limit.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,7 +42,8 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   const onTokenIssued: OidcDeps['onTokenIssued'] = (grant) => {
     app.rateLimits.token.recordIssued(grant).catch((error: unknown) => app.log.warn({ err: error }, 'could not count an issued token'));
   };
-  const live = await createLiveProvider({ ...deps, log: deps.log ?? app.log, onTokenIssued });
+  const middleware = [countTokenFailures(app.rateLimits.token, app.log)];
+  const live = await createLiveProvider({ ...deps, log: deps.log ?? app.log, onTokenIssued, middleware });
   app.decorate('oidc', live);
   // createLiveProvider throws when it cannot load a signing key, so from here on the keys are loaded.
   app.readiness.addFlag('signingKeys', true);
@@ -55,6 +57,17 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   for (const [url, method] of PROVIDER_ROUTES) {
     app.route({ method, url, onRequest: forward, handler: async () => undefined });
   }
+  // RFC 8414 metadata, which OAuth clients (MCP's among them) look for first: the same document as OpenID discovery.
+  app.route({
+    method: ['GET', 'OPTIONS'],
+    url: '/.well-known/oauth-authorization-server',
+    onRequest: async (request, reply) => {
+      request.raw.url = '/.well-known/openid-configuration';
+      await forward(request, reply);
+    },
+    handler: async () => undefined,
+  });
+  registerProtectedResourceMetadata(app, deps.config);
   await app.register(interactionRoutes, { live, deps, issuer });
 
   const refresh = setInterval(() => {

@@ -1,5 +1,6 @@
 import Provider, { errors, type Client, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
+import { nativeRedirectUriMatches } from '../domain/client-rules.ts';
 import { SCOPES } from '../domain/clients.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { InstanceSecrets } from '../instance-secrets.ts';
@@ -7,7 +8,9 @@ import type { Services } from '../services/index.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import type { Store } from '../storage/store.ts';
 import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
+import { resourceIndicatorsFeature } from './assistant-resources.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
+import { databaseUnavailableAnswers } from './database-unavailable.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoggedOutPage, renderLogoutPage } from './pages/logout-page.ts';
@@ -28,6 +31,8 @@ export interface OidcDeps {
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Told of every token endpoint grant that issued tokens (metrics and the per-client token limit). */
   onTokenIssued?: (grant: { clientId: string; grantType: string }) => void;
+  /** Koa middleware run around each provider route, innermost last (the token endpoint's failure counts). */
+  middleware?: ((ctx: Ctx, next: () => Promise<unknown>) => Promise<void>)[];
 }
 
 type Ctx = KoaContextWithOIDC;
@@ -53,7 +58,6 @@ export const UNSUPPORTED_FEATURES_OFF = {
   jwtUserinfo: disabled,
   pushedAuthorizationRequests: disabled,
   requestObjects: disabled,
-  resourceIndicators: disabled,
   richAuthorizationRequests: disabled,
   webMessageResponseMode: disabled,
 } as const;
@@ -109,7 +113,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   };
 
   const configuration: Configuration = {
-    adapter: createOidcAdapterFactory({ db, store, clock }),
+    adapter: createOidcAdapterFactory({ store, clock }),
     jwks: { keys: jwks.keys } as Configuration['jwks'],
     cookies: {
       keys: deps.instanceSecrets.cookieKeys,
@@ -136,6 +140,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     features: {
       ...UNSUPPORTED_FEATURES_OFF,
       userinfo: { enabled: true },
+      resourceIndicators: resourceIndicatorsFeature(deps.config),
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx) {
@@ -166,7 +171,8 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     // Every use of a refresh token replaces it; presenting a replaced one revokes the whole grant.
     rotateRefreshToken: true,
     async issueRefreshToken(_ctx, client, code) {
-      return client.clientAuthMethod !== 'none' && client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access');
+      const publicClient = client.clientAuthMethod === 'none' && (client as Client & SesameClientFields).sesame_client_type !== 'native';
+      return !publicClient && client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access');
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     loadExistingGrant,
@@ -187,10 +193,15 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   // Every request reaches oidc-provider with its forwarding headers rewritten to what Fastify
   // concluded from TRUST_PROXY (forwarded-headers.ts), so Koa may believe them.
   provider.proxy = true;
-  installSecretsBridge(provider, { db, clock });
+  installSecretsBridge(provider, { store, clock });
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);
-  provider.on('server_error', (_ctx, error) => deps.log?.error({ err: error }, 'oidc-provider server error'));
+  const databaseUnavailable = databaseUnavailableAnswers(deps.log);
+  provider.use(databaseUnavailable.middleware);
+  for (const middleware of deps.middleware ?? []) provider.use(middleware);
+  provider.on('server_error', (ctx, error) => {
+    if (!databaseUnavailable.noteServerError(ctx, error)) deps.log?.error({ err: error }, 'oidc-provider server error');
+  });
   provider.on('grant.success', (ctx) => {
     const clientId = ctx.oidc.client?.clientId;
     if (clientId) deps.onTokenIssued?.({ clientId, grantType: String(ctx.oidc.params?.grant_type ?? '') });
@@ -199,8 +210,9 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
 }
 
 /**
- * oidc-provider lets native clients use any port on a loopback redirect URI (RFC 8252 7.3).
- * Sesame matches every redirect and post-logout URI exactly, as registered.
+ * A native client's loopback redirect URI matches with any port (RFC 8252 7.3), host and path exact.
+ * Everything else matches exactly, as registered: oidc-provider would also relax the port for a web
+ * or spa client whose redirect URIs make it look native (a private-use scheme).
  */
 function useExactRedirectMatching(provider: Provider): void {
   const prototype = provider.Client.prototype as unknown as {
@@ -210,6 +222,7 @@ function useExactRedirectMatching(provider: Provider): void {
     postLogoutRedirectUriAllowed(value: string): boolean;
   };
   prototype.redirectUriAllowed = function redirectUriAllowed(value) {
+    if ((this as unknown as SesameClientFields).sesame_client_type === 'native') return this.redirectUris.some((registered) => nativeRedirectUriMatches(registered, value));
     return this.redirectUris.includes(value);
   };
   prototype.postLogoutRedirectUriAllowed = function postLogoutRedirectUriAllowed(value) {

@@ -3,8 +3,8 @@ import type { Clock } from '../domain/clock.ts';
 import { secretIsUsable } from '../domain/client-secrets.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { constantTimeEqual } from '../security/constant-time.ts';
-import type { Db } from '../storage/database.ts';
-import type { SesameClientFields, StoredClientSecret } from './client-metadata.ts';
+import type { Store } from '../storage/store.ts';
+import type { SesameClientFields, StoredSecretForBridge } from './client-metadata.ts';
 
 // lastUsedAt answers "does anything still use this secret?", a question of minutes: writing it on every
 // token request made each /token call one database write more (a commit, on PostgreSQL a WAL flush).
@@ -18,11 +18,12 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * digests were read with the client in this request (client-metadata.ts), so a revoked or rotated
  * secret stops working at the next request.
  */
-export function installSecretsBridge(provider: Provider, { db, clock }: { db: Db; clock: Clock }): void {
+export function installSecretsBridge(provider: Provider, { store, clock }: { store: Store; clock: Clock }): void {
+  const secrets = store.repos.clientSecrets;
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: SesameClientFields, presented: string) {
     const now = clock.now();
     const presentedDigest = sha256Hex(presented);
-    let matched: StoredClientSecret | undefined;
+    let matched: StoredSecretForBridge | undefined;
     // Every secret is compared, matched or not, so the time taken does not tell which one matched.
     for (const secret of this.sesame_secrets ?? []) {
       const usable = secretIsUsable(secret, now);
@@ -30,7 +31,7 @@ export function installSecretsBridge(provider: Provider, { db, clock }: { db: Db
     }
     if (matched === undefined) return false;
     if (matched.lastUsedAt === null || now - matched.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-      await db.updateTable('client_secrets').set({ last_used_at: now }).where('secret_id', '=', matched.secretId).execute();
+      await secrets.noteUsed(matched.secretId, now);
     }
     return true;
   };

@@ -9,6 +9,7 @@ import { registerHealthRoutes } from './health-routes.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { registerMetrics } from './metrics-routes.ts';
 import { createReadiness, type Readiness } from './readiness.ts';
+import { warnWhenProxyUntrusted } from './untrusted-proxy-warning.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,4 +57,5 @@ export function installOperations(app: FastifyInstance, deps: { config: Config; 
   installSecurityHeaders(app, { issuer: deps.config.issuer });
   registerMetrics(app, { metrics, token: deps.config.metricsToken });
   registerHealthRoutes(app, readiness);
+  warnWhenProxyUntrusted(app, deps.config);
 }

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KoaContextWithOIDC } from 'oidc-provider';
 import { AppError } from '../errors.ts';
+import type { TokenLimiter } from './token-limiter.ts';
 
 /**
  * The client a token request names in its Basic credentials (form-encoded, RFC 6749 2.3.1),
@@ -33,7 +35,39 @@ export async function refuseTokenRequestOverLimit(request: FastifyRequest, reply
     await reply
       .status(429)
       .headers({ 'retry-after': String(error.retryAfterSeconds ?? 1), 'cache-control': 'no-store', pragma: 'no-cache' })
-      .send({ error: 'slow_down', error_description: error.message });
+      .send(slowDown(error));
     return true;
   }
+}
+
+const slowDown = (error: AppError) => ({ error: 'slow_down', error_description: error.message });
+
+/**
+ * oidc-provider middleware that counts the token endpoint's refusals (see token-limiter.ts): after the
+ * provider answered 400 or 401, the failure is counted, and when it was one too many the answer becomes
+ * 429 slow_down with Retry-After. The address is Koa's view of X-Forwarded-For, which mount.ts rewrote to
+ * the one Fastify resolved under TRUST_PROXY.
+ */
+export function countTokenFailures(limiter: TokenLimiter, log: { warn(obj: object, msg: string): void }) {
+  return async function tokenFailures(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
+    await next();
+    if (ctx.method !== 'POST' || ctx.path !== '/token' || (ctx.status !== 400 && ctx.status !== 401)) return;
+    const error = (ctx.body as { error?: unknown } | undefined)?.error;
+    if (typeof error !== 'string') return;
+    const client = ctx.oidc?.client;
+    const authenticated = client !== undefined && error !== 'invalid_client' && client.clientAuthMethod !== 'none';
+    let refusal: AppError | undefined;
+    try {
+      refusal = await limiter.recordFailure({ error, ip: ctx.ip, authenticatedClientId: authenticated ? client.clientId : undefined });
+    } catch (caught) {
+      log.warn({ err: caught }, 'could not count a refused token request');
+      return;
+    }
+    if (!refusal) return;
+    ctx.status = 429;
+    ctx.remove('www-authenticate');
+    ctx.set('retry-after', String(refusal.retryAfterSeconds ?? 1));
+    ctx.set('pragma', 'no-cache');
+    ctx.body = slowDown(refusal);
+  };
 }

@@ -23,7 +23,7 @@ function checkQuery(query: AuditLogQuery): number {
   return limit;
 }
 
-export function createAuditLogService({ db, store }: ServiceDeps) {
+export function createAuditLogService({ store }: ServiceDeps) {
   return {
     /**
      * A project's audit trail, newest first; every member (viewer included) and administrators may read it.
@@ -31,7 +31,7 @@ export function createAuditLogService({ db, store }: ServiceDeps) {
      * them; the entries a viewer or maintainer reads carry `ip: null`.
      */
     async listAuditLogs(actor: Actor, projectId: string, query: AuditLogQuery = {}): Promise<AuditLogEntry[]> {
-      const access = await resolveProjectAccess(db, actor, projectId);
+      const access = await resolveProjectAccess(store.repos, actor, projectId);
       const shown = (entries: AuditLogEntry[]) => (actor.isAdmin || access.role === 'owner' ? entries : entries.map((entry) => ({ ...entry, ip: null })));
       const limit = checkQuery(query);
       const auditLog = store.repos.auditLog;

@@ -1,8 +1,5 @@
 import type { Actor } from '../domain/actor.ts';
 import type { Clock } from '../domain/clock.ts';
-import type { Transaction } from 'kysely';
-import type { Database } from '../storage/schema.ts';
-import { auditLogRepository } from '../storage/repositories/audit-log-repository.ts';
 import type { Repositories } from '../storage/store.ts';
 
 export interface AuditEntry {
@@ -16,10 +13,8 @@ export interface AuditEntry {
 }
 
 /** Written with the repositories of the transaction that makes the change it records. */
-export async function writeAudit(target: Repositories | Transaction<Database>, clock: Clock, actor: Actor, entry: AuditEntry): Promise<void> {
-  // TRANSITIONAL (issue 11): services still holding a Kysely transaction pass it; remove once all use the store.
-  const auditLog = 'auditLog' in target ? target.auditLog : auditLogRepository(target as never)(target);
-  await auditLog.append({
+export async function writeAudit(repos: Repositories, clock: Clock, actor: Actor, entry: AuditEntry): Promise<void> {
+  await repos.auditLog.append({
     at: clock.now(),
     actorSubjectId: actor.subjectId,
     surface: actor.surface,
@@ -30,5 +25,6 @@ export async function writeAudit(target: Repositories | Transaction<Database>, c
     projectId: entry.projectId ?? null,
     before: entry.before ?? null,
     after: entry.after ?? null,
+    viaClientId: actor.viaClientId ?? null,
   });
 }

@@ -61,7 +61,7 @@ describe.each(TEST_ENGINES)('first-deployment client import on %s', (engine) => 
       [{ clients: [{ ...validDocument().clients[1], scopeWhitelist: ['openid', 'offline_access'] }] }, 'clients[0].scopeWhitelist'],
       [{ clients: [validDocument().clients[1], { ...validDocument().clients[1] }] }, 'clients[1].clientId'],
       [{ clients: [{ ...validDocument().clients[1], clientId: 'has space' }] }, 'clients[0].clientId'],
-      [{ clients: [{ ...validDocument().clients[1], clientType: 'native' }] }, 'clients[0].clientType'],
+      [{ clients: [{ ...validDocument().clients[1], clientType: 'desktop' }] }, 'clients[0].clientType'],
       [{ clients: [{ ...validDocument().clients[1], redirectUri: 'https://typo.example/cb' }] }, 'clients[0].redirectUri'],
       [{ clients: [{ ...validDocument().clients[1], requirePkce: 'yes' }] }, 'clients[0].requirePkce'],
       [{ client: [] }, 'client'],

@@ -1,39 +1,39 @@
 import { readFile } from 'node:fs/promises';
-import type { Transaction } from 'kysely';
 import { z } from 'zod';
+import { registerClientRequest } from '../api/contracts/clients.ts';
+import { toFieldErrors } from '../api/contracts/field-errors.ts';
 import type { Actor } from '../domain/actor.ts';
 import { IMPORTED_SECRET_RULES } from '../domain/client-secrets.ts';
-import { CLIENT_TYPES } from '../domain/clients.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newProjectId, newSecretId } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
-import { zodFieldErrors } from '../zod-field-errors.ts';
-import type { Database } from '../storage/schema.ts';
+import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
-import { checkRegistrationInput, type CheckedRegistration } from './client-input.ts';
-import { auditedClientFields, toClient } from './client-mapping.ts';
+import { normalizeRegistration, type CheckedRegistration } from './client-input.ts';
+import { auditedClientFields } from './client-mapping.ts';
 import { insertClientRecords } from './client-records.ts';
 import type { ServiceDeps } from './deps.ts';
 
 export const SYSTEM_PROJECT_NAME = 'system';
 const CLIENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 
-const importedClientSchema = z.strictObject({
-  clientId: z.string().regex(CLIENT_ID_PATTERN, 'must be 1-128 characters: letters, digits and . _ ~ -, starting with a letter or digit'),
-  clientType: z.enum(CLIENT_TYPES, { error: `must be one of ${CLIENT_TYPES.join(', ')}` }),
-  clientSecret: z
-    .string()
-    .min(IMPORTED_SECRET_RULES.minLength, `must be at least ${IMPORTED_SECRET_RULES.minLength} characters`)
-    .max(IMPORTED_SECRET_RULES.maxLength, `must be at most ${IMPORTED_SECRET_RULES.maxLength} characters`)
-    .regex(IMPORTED_SECRET_RULES.pattern, 'must be printable ASCII')
-    .optional(),
-  displayName: z.string(),
-  description: z.string().optional(),
-  redirectUris: z.array(z.string()),
-  postLogoutRedirectUris: z.array(z.string()).optional(),
-  scopeWhitelist: z.array(z.string()),
-  requirePkce: z.boolean().optional(),
-});
+/** An entry of the clients file: a registration, by the same contract as both APIs, with its clientId and, for a web client, its secret. */
+const importedClientSchema = registerClientRequest
+  .safeExtend({
+    clientId: z.string().regex(CLIENT_ID_PATTERN, 'must be 1-128 characters: letters, digits and . _ ~ -, starting with a letter or digit'),
+    clientSecret: z
+      .string()
+      .min(IMPORTED_SECRET_RULES.minLength, `must be at least ${IMPORTED_SECRET_RULES.minLength} characters`)
+      .max(IMPORTED_SECRET_RULES.maxLength, `must be at most ${IMPORTED_SECRET_RULES.maxLength} characters`)
+      .regex(IMPORTED_SECRET_RULES.pattern, 'must be printable ASCII')
+      .optional(),
+  })
+  .superRefine((entry, ctx) => {
+    if (entry.clientType === 'web' && entry.clientSecret === undefined) ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'is required for a web client' });
+    if (entry.clientType !== 'web' && entry.clientSecret !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: `must not be set: a ${entry.clientType} client is public and has no secret` });
+    }
+  });
 
 /** The first-deployment clients file: `{"clients": [...]}`, unknown fields refused so typos do not pass silently. */
 export const clientsDocumentSchema = z.strictObject({ clients: z.array(importedClientSchema) });
@@ -43,10 +43,6 @@ type ImportedClient = z.infer<typeof importedClientSchema>;
 interface CheckedEntry {
   entry: ImportedClient;
   registration: CheckedRegistration;
-}
-
-function fieldKey(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((key, part) => (typeof part === 'number' ? `${key}[${part}]` : key ? `${key}.${String(part)}` : String(part)), '');
 }
 
 function invalidDocument(fieldErrors: Record<string, string>, document: unknown): AppError {
@@ -59,18 +55,19 @@ function invalidDocument(fieldErrors: Record<string, string>, document: unknown)
   return new AppError('invalid_client_metadata', `The clients document is invalid: ${lines.join('; ')}.`, { fieldErrors });
 }
 
-function addZodIssues(fieldErrors: Record<string, string>, issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): void {
-  const found = zodFieldErrors(issues, { key: fieldKey }, prefix);
-  for (const [field, message] of Object.entries(found.fieldErrors)) fieldErrors[field] ??= message;
-  for (const message of found.wholeInput) fieldErrors.document ??= message;
+/** The problems of one parse, keyed like `clients[2].redirectUris` under `prefix`, `document` for the whole. */
+function addIssues(fieldErrors: Record<string, string>, issues: readonly z.core.$ZodIssue[], input: unknown, prefix: string): void {
+  const found = toFieldErrors(issues, input);
+  for (const [field, message] of Object.entries(found.fieldErrors)) fieldErrors[prefix ? `${prefix}.${field}` : field] ??= message;
+  if (found.wholeInput.length > 0) fieldErrors[prefix || 'document'] ??= found.wholeInput.join('; ');
 }
 
-/** Every problem of the document at once, keyed like `clients[2].redirectUris`; nothing is written unless there are none. */
+/** Every problem of the document at once; nothing is written unless there are none. */
 export function checkClientsDocument(document: unknown): CheckedEntry[] {
   const shape = documentShape.safeParse(document);
   const fieldErrors: Record<string, string> = {};
   if (!shape.success) {
-    addZodIssues(fieldErrors, shape.error.issues, []);
+    addIssues(fieldErrors, shape.error.issues, document, '');
     throw invalidDocument(fieldErrors, document);
   }
 
@@ -80,67 +77,50 @@ export function checkClientsDocument(document: unknown): CheckedEntry[] {
     const prefix = `clients[${index}]`;
     const parsed = importedClientSchema.safeParse(raw);
     if (!parsed.success) {
-      addZodIssues(fieldErrors, parsed.error.issues, ['clients', index]);
-      // Report the rule problems of the same entry too, so one pass over the file shows everything.
-      if (typeof raw === 'object' && raw !== null) {
-        const rules = checkRegistrationInput(raw as Record<string, unknown>);
-        if (!rules.ok) for (const [field, message] of Object.entries(rules.fieldErrors)) fieldErrors[`${prefix}.${field}`] ??= message;
-      }
+      addIssues(fieldErrors, parsed.error.issues, raw, prefix);
       return;
     }
     const entry = parsed.data;
     const first = seen.get(entry.clientId);
     if (first !== undefined) fieldErrors[`${prefix}.clientId`] = `duplicates clients[${first}].clientId`;
     seen.set(entry.clientId, first ?? index);
-    if (entry.clientType === 'web' && entry.clientSecret === undefined) fieldErrors[`${prefix}.clientSecret`] = 'is required for a web client';
-    if (entry.clientType === 'spa' && entry.clientSecret !== undefined) fieldErrors[`${prefix}.clientSecret`] = 'must not be set: a spa client is public and has no secret';
-    const registration = checkRegistrationInput(entry);
-    if (!registration.ok) {
-      for (const [field, message] of Object.entries(registration.fieldErrors)) fieldErrors[`${prefix}.${field}`] = message;
-    } else {
-      checked.push({ entry, registration: registration.value });
-    }
+    checked.push({ entry, registration: normalizeRegistration(entry) });
   });
   if (Object.keys(fieldErrors).length > 0) throw invalidDocument(fieldErrors, document);
   return checked;
 }
 
-export function createClientImportService({ db, clock }: ServiceDeps) {
-  async function anyClientExists(trx: Transaction<Database> | ServiceDeps['db']): Promise<boolean> {
-    return (await trx.selectFrom('clients').select('client_id').limit(1).executeTakeFirst()) !== undefined;
-  }
-
-  async function importInto(trx: Transaction<Database>, actor: Actor, entries: CheckedEntry[]): Promise<string[]> {
-    if (await anyClientExists(trx)) return [];
-    const owner = await trx
-      .selectFrom('users')
-      .select('subject_id')
-      .where('is_admin', '=', 1)
-      .where('status', '=', 'active')
-      .orderBy('created_at')
-      .orderBy('subject_id')
-      .limit(1)
-      .executeTakeFirst();
+export function createClientImportService({ store, clock }: ServiceDeps) {
+  async function importInto(repos: Repositories, actor: Actor, entries: CheckedEntry[]): Promise<string[]> {
+    if (await repos.clients.anyExists()) return [];
+    const owner = (await repos.users.findOldestActiveAdmin())?.subjectId;
     if (!owner) throw new AppError('invalid_request', 'Importing clients needs an administrator to own the system project; create one first.');
 
     const now = clock.now();
-    const projectId = newProjectId();
-    const project = { project_id: projectId, name: SYSTEM_PROJECT_NAME, description: 'Clients imported from the first-deployment configuration.', status: 'active' as const, version: 1, created_at: now, updated_at: now };
-    await trx.insertInto('projects').values(project).execute();
-    await trx.insertInto('project_members').values({ project_id: projectId, subject_id: owner.subject_id, role: 'owner', created_at: now }).execute();
-    await writeAudit(trx, clock, actor, {
+    const project = {
+      projectId: newProjectId(),
+      name: SYSTEM_PROJECT_NAME,
+      description: 'Clients imported from the first-deployment configuration.',
+      status: 'active' as const,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const { projectId } = project;
+    await repos.projects.insert(project);
+    await repos.members.add({ projectId, subjectId: owner, role: 'owner', createdAt: now });
+    await writeAudit(repos, clock, actor, {
       action: 'project.create',
       targetType: 'project',
       targetId: projectId,
       projectId,
-      after: { name: project.name, description: project.description, status: project.status, owner: owner.subject_id },
+      after: { name: project.name, description: project.description, status: project.status, owner },
     });
 
     for (const { entry, registration } of entries) {
       const secret = entry.clientSecret === undefined ? null : { secretId: newSecretId(), digest: sha256Hex(entry.clientSecret) };
-      const { row, secretRows } = await insertClientRecords(trx, { clientId: entry.clientId, projectId, registration, secret, createdBy: actor.subjectId, now });
-      const client = toClient(row, secretRows, now);
-      await writeAudit(trx, clock, actor, {
+      const client = await insertClientRecords(repos, { clientId: entry.clientId, projectId, registration, secret, createdBy: actor.subjectId, now });
+      await writeAudit(repos, clock, actor, {
         action: 'client.import',
         targetType: 'client',
         targetId: client.clientId,
@@ -159,12 +139,12 @@ export function createClientImportService({ db, clock }: ServiceDeps) {
     async importClients(actor: Actor, document: unknown): Promise<{ imported: string[] }> {
       if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators import clients.');
       const entries = checkClientsDocument(document);
-      if (entries.length === 0 || (await anyClientExists(db))) return { imported: [] };
+      if (entries.length === 0 || (await store.repos.clients.anyExists())) return { imported: [] };
       try {
-        return { imported: await db.transaction().execute((trx) => importInto(trx, actor, entries)) };
+        return { imported: await store.transaction((repos) => importInto(repos, actor, entries)) };
       } catch (error) {
         // Two instances starting together: the one that lost the race on client ids finds the import done.
-        if (!(error instanceof AppError) && (await anyClientExists(db))) return { imported: [] };
+        if (!(error instanceof AppError) && (await store.repos.clients.anyExists())) return { imported: [] };
         throw error;
       }
     },

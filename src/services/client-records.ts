@@ -1,35 +1,12 @@
-import type { Transaction } from 'kysely';
-import type { ClientConfiguration } from '../domain/clients.ts';
-import type { ClientRow, ClientSecretRow, Database } from '../storage/schema.ts';
+import type { ClientSecretRecord } from '../storage/repositories/client-secret-repository.ts';
+import type { Repositories } from '../storage/store.ts';
 import type { CheckedRegistration } from './client-input.ts';
-
-export function configurationColumns(configuration: ClientConfiguration) {
-  return {
-    redirect_uris: JSON.stringify(configuration.redirectUris),
-    post_logout_redirect_uris: JSON.stringify(configuration.postLogoutRedirectUris),
-    scope_whitelist: JSON.stringify(configuration.scopeWhitelist),
-    require_pkce: configuration.requirePkce ? 1 : 0,
-  };
-}
-
-/** Keeps the history of OIDC configurations: one row per revision, registration being revision 1. */
-export async function insertRevision(
-  trx: Transaction<Database>,
-  clientId: string,
-  revision: number,
-  configuration: ClientConfiguration,
-  createdBy: string | null,
-  now: number,
-): Promise<void> {
-  await trx
-    .insertInto('client_revisions')
-    .values({ client_id: clientId, revision, ...configurationColumns(configuration), created_by: createdBy, created_at: now })
-    .execute();
-}
+import { toClient } from './client-mapping.ts';
+import type { Client } from './types.ts';
 
 /** Writes a new client at revision 1 and, for a web client, its first active secret (as a digest only). */
 export async function insertClientRecords(
-  trx: Transaction<Database>,
+  repos: Repositories,
   input: {
     clientId: string;
     projectId: string;
@@ -38,36 +15,23 @@ export async function insertClientRecords(
     createdBy: string | null;
     now: number;
   },
-): Promise<{ row: ClientRow; secretRows: ClientSecretRow[] }> {
+): Promise<Client> {
   const { clientId, projectId, registration, now } = input;
-  const row: ClientRow = {
-    client_id: clientId,
-    project_id: projectId,
-    client_type: registration.clientType,
-    display_name: registration.displayName,
+  const client = {
+    clientId,
+    projectId,
+    clientType: registration.clientType,
+    displayName: registration.displayName,
     description: registration.description,
-    ...configurationColumns(registration.configuration),
-    status: 'active',
-    client_version: 1,
+    ...registration.configuration,
+    status: 'active' as const,
+    clientVersion: 1,
     revision: 1,
-    created_at: now,
-    updated_at: now,
+    createdAt: now,
+    updatedAt: now,
   };
-  await trx.insertInto('clients').values(row).execute();
-  await insertRevision(trx, clientId, 1, registration.configuration, input.createdBy, now);
-  const secretRows: ClientSecretRow[] = [];
-  if (input.secret) {
-    const secretRow: ClientSecretRow = {
-      secret_id: input.secret.secretId,
-      client_id: clientId,
-      digest: input.secret.digest,
-      status: 'active',
-      created_at: now,
-      expires_at: null,
-      last_used_at: null,
-    };
-    await trx.insertInto('client_secrets').values(secretRow).execute();
-    secretRows.push(secretRow);
-  }
-  return { row, secretRows };
+  await repos.clients.insert(client, input.createdBy);
+  const secrets: ClientSecretRecord[] = [];
+  if (input.secret) secrets.push(await repos.clientSecrets.insert({ ...input.secret, clientId, createdAt: now }));
+  return toClient(client, secrets, now);
 }

@@ -4,7 +4,6 @@ import { SECRET_POLICY } from '../domain/clients.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newSecretId, newSecretValue } from '../domain/ids.ts';
 import { AppError } from '../errors.ts';
-import type { ClientSecretRow } from '../storage/schema.ts';
 import { writeAudit } from './audit.ts';
 import { loadClient } from './client-mapping.ts';
 import { clientNotFound, openClientWrite } from './clients.ts';
@@ -18,37 +17,26 @@ export interface RotationInput {
   gracePeriodSeconds?: number | undefined;
 }
 
-const usable = (row: ClientSecretRow, now: number) => secretIsUsable({ status: row.status, expiresAt: row.expires_at }, now);
-
-function checkGracePeriod(value: unknown): number {
-  if (value === undefined) return SECRET_POLICY.defaultGraceSeconds;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > SECRET_POLICY.maxGraceSeconds) {
-    const message = `must be a whole number of seconds from 0 to ${SECRET_POLICY.maxGraceSeconds}`;
-    throw new AppError('invalid_request', `gracePeriodSeconds ${message}.`, { fieldErrors: { gracePeriodSeconds: message } });
-  }
-  return value;
-}
-
-export function createClientSecretService({ db, clock }: ServiceDeps) {
+export function createClientSecretService({ store, clock }: ServiceDeps) {
   return {
     /**
      * Makes a new active secret (returned here once) and lets the old one retire until now + grace.
      * At most two secrets are usable at a time, so a rotation that would make a third is refused.
      */
     async rotateClientSecret(actor: Actor, projectId: string, clientId: string, input: RotationInput): Promise<{ client: Client; secret: NewSecret }> {
-      return db.transaction().execute(async (trx) => {
-        const { row } = await openClientWrite(trx, actor, projectId, clientId, input.clientVersion);
-        if (row.client_type !== 'web') {
-          throw new AppError('invalid_client_type', 'Only web clients have secrets; a spa client is public and authenticates with PKCE alone.');
+      return store.transaction(async (repos) => {
+        const { client: current } = await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
+        if (current.clientType !== 'web') {
+          throw new AppError('invalid_client_type', `Only web clients have secrets; a ${current.clientType} client is public and authenticates with PKCE alone.`);
         }
-        const graceSeconds = checkGracePeriod(input.gracePeriodSeconds);
+        const graceSeconds = input.gracePeriodSeconds ?? SECRET_POLICY.defaultGraceSeconds;
         const now = clock.now();
-        const secrets = await trx.selectFrom('client_secrets').selectAll().where('client_id', '=', clientId).execute();
+        const secrets = await repos.clientSecrets.listForClients([clientId]);
         const active = secrets.filter((s) => s.status === 'active');
-        const retiring = secrets.filter((s) => s.status === 'retiring' && usable(s, now));
+        const retiring = secrets.filter((s) => s.status === 'retiring' && secretIsUsable(s, now));
         const usableAfter = retiring.length + (graceSeconds > 0 ? active.length : 0) + 1;
         if (usableAfter > SECRET_POLICY.maxUsableSecrets) {
-          const still = retiring.map((s) => `${s.secret_id} until ${new Date(s.expires_at ?? now).toISOString()}`).join(', ');
+          const still = retiring.map((s) => `${s.secretId} until ${new Date(s.expiresAt ?? now).toISOString()}`).join(', ');
           throw new AppError(
             'secret_limit_exceeded',
             `A client has at most ${SECRET_POLICY.maxUsableSecrets} usable secrets and a previous secret is still retiring (${still}); ` +
@@ -56,36 +44,28 @@ export function createClientSecretService({ db, clock }: ServiceDeps) {
           );
         }
 
-        await bumpClientVersion(trx, clientId, input.clientVersion, { updated_at: now });
-        const expired = secrets.filter((s) => s.status === 'retiring' && !usable(s, now)).map((s) => s.secret_id);
-        if (expired.length > 0) await trx.updateTable('client_secrets').set({ status: 'revoked' }).where('secret_id', 'in', expired).execute();
+        await bumpClientVersion(repos, clientId, input.clientVersion, { updatedAt: now });
+        await repos.clientSecrets.revoke(secrets.filter((s) => s.status === 'retiring' && !secretIsUsable(s, now)).map((s) => s.secretId));
         const retiringUntil = graceSeconds > 0 ? now + graceSeconds * 1000 : null;
-        for (const old of active) {
-          await trx
-            .updateTable('client_secrets')
-            .set(retiringUntil === null ? { status: 'revoked', expires_at: now } : { status: 'retiring', expires_at: retiringUntil })
-            .where('secret_id', '=', old.secret_id)
-            .execute();
-        }
+        const activeIds = active.map((s) => s.secretId);
+        if (retiringUntil === null) await repos.clientSecrets.revoke(activeIds, now);
+        else for (const secretId of activeIds) await repos.clientSecrets.retire(secretId, retiringUntil);
         const value = newSecretValue();
         const secretId = newSecretId();
-        await trx
-          .insertInto('client_secrets')
-          .values({ secret_id: secretId, client_id: clientId, digest: sha256Hex(value), status: 'active', created_at: now, expires_at: null, last_used_at: null })
-          .execute();
-        await writeAudit(trx, clock, actor, {
+        await repos.clientSecrets.insert({ secretId, clientId, digest: sha256Hex(value), createdAt: now });
+        await writeAudit(repos, clock, actor, {
           action: 'client.secret_rotate',
           targetType: 'client',
           targetId: clientId,
           projectId,
-          before: { activeSecretIds: active.map((s) => s.secret_id) },
+          before: { activeSecretIds: activeIds },
           after: {
             activeSecretId: secretId,
             gracePeriodSeconds: graceSeconds,
-            ...(retiringUntil === null ? { revokedSecretIds: active.map((s) => s.secret_id) } : { retiringSecretIds: active.map((s) => s.secret_id), retiringUntil }),
+            ...(retiringUntil === null ? { revokedSecretIds: activeIds } : { retiringSecretIds: activeIds, retiringUntil }),
           },
         });
-        const client = await loadClient(trx, projectId, clientId, now);
+        const client = await loadClient(repos, projectId, clientId, now);
         if (!client) throw clientNotFound(projectId, clientId);
         return { client, secret: { secretId, value, createdAt: now } };
       });
@@ -93,24 +73,24 @@ export function createClientSecretService({ db, clock }: ServiceDeps) {
 
     /** Stops a secret at once. Revoking one that no longer works changes nothing. */
     async revokeClientSecret(actor: Actor, projectId: string, clientId: string, secretId: string, input: { clientVersion: number }): Promise<Client> {
-      return db.transaction().execute(async (trx) => {
-        await openClientWrite(trx, actor, projectId, clientId, input.clientVersion);
-        const secret = await trx.selectFrom('client_secrets').selectAll().where('secret_id', '=', secretId).where('client_id', '=', clientId).executeTakeFirst();
+      return store.transaction(async (repos) => {
+        await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
+        const secret = await repos.clientSecrets.find(clientId, secretId);
         if (!secret) throw new AppError('not_found', `Client ${clientId} has no secret ${secretId}; GET the client to see its secrets.`);
         const now = clock.now();
-        if (usable(secret, now)) {
-          await bumpClientVersion(trx, clientId, input.clientVersion, { updated_at: now });
-          await trx.updateTable('client_secrets').set({ status: 'revoked', expires_at: now }).where('secret_id', '=', secretId).execute();
-          await writeAudit(trx, clock, actor, {
+        if (secretIsUsable(secret, now)) {
+          await bumpClientVersion(repos, clientId, input.clientVersion, { updatedAt: now });
+          await repos.clientSecrets.revoke([secretId], now);
+          await writeAudit(repos, clock, actor, {
             action: 'client.secret_revoke',
             targetType: 'client',
             targetId: clientId,
             projectId,
-            before: { secretId, status: secret.status, expiresAt: secret.expires_at },
+            before: { secretId, status: secret.status, expiresAt: secret.expiresAt },
             after: { secretId, status: 'revoked', expiresAt: now },
           });
         }
-        const client = await loadClient(trx, projectId, clientId, now);
+        const client = await loadClient(repos, projectId, clientId, now);
         if (!client) throw clientNotFound(projectId, clientId);
         return client;
       });

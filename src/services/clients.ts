@@ -1,17 +1,18 @@
-import type { Transaction } from 'kysely';
 import type { Actor } from '../domain/actor.ts';
+import { clientTypeProblems, normalizeConfiguration } from '../domain/client-rules.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newClientId, newSecretId, newSecretValue } from '../domain/ids.ts';
 import { CLIENT_STATUSES } from '../domain/statuses.ts';
 import { AppError } from '../errors.ts';
-import type { ClientRow, Database } from '../storage/schema.ts';
+import type { ClientRecord } from '../storage/repositories/client-repository.ts';
+import type { Repositories } from '../storage/store.ts';
 import { changedFields } from './audit-diff.ts';
 import { writeAudit } from './audit.ts';
-import { checkConfigurationInput, checkRegistrationInput, clientTextProblems, type ClientConfigurationInput, type ClientRegistrationInput } from './client-input.ts';
-import { auditedClientFields, loadClient, loadClientRow, loadSecretRows, toClient } from './client-mapping.ts';
-import { configurationColumns, insertClientRecords, insertRevision } from './client-records.ts';
+import { normalizeRegistration, type ClientConfigurationInput, type ClientRegistrationInput } from './client-input.ts';
+import { auditedClientFields, loadClient, toClient } from './client-mapping.ts';
+import { insertClientRecords } from './client-records.ts';
 import type { ServiceDeps } from './deps.ts';
-import { bumpClientVersion, checkExpectedVersion } from './optimistic-lock.ts';
+import { bumpClientVersion, checkExpectedVersion, clientVersionConflict } from './optimistic-lock.ts';
 import { requireActiveProject, requireCapability, resolveProjectAccess, type ProjectAccess } from './project-access.ts';
 import type { Client, NewSecret } from './types.ts';
 
@@ -38,9 +39,9 @@ function invalidClientMetadata(fieldErrors: Record<string, string>): AppError {
   return new AppError('invalid_client_metadata', 'Some client fields are invalid; see field_errors.', { fieldErrors });
 }
 
-function refuseTypeChange(row: ClientRow, requested: string | undefined): void {
-  if (requested !== undefined && requested !== row.client_type) {
-    throw new AppError('invalid_client_type', `A client's type cannot change (this one is ${row.client_type}); register a new ${requested} client instead.`);
+function refuseTypeChange(client: ClientRecord, requested: string | undefined): void {
+  if (requested !== undefined && requested !== client.clientType) {
+    throw new AppError('invalid_client_type', `A client's type cannot change (this one is ${client.clientType}); register a new ${requested} client instead.`);
   }
 }
 
@@ -49,67 +50,62 @@ function refuseTypeChange(row: ClientRow, requested: string | undefined): void {
  * on refusal: visibility (404), role (403), archived (409), the client itself (404), version (409).
  */
 export async function openClientWrite(
-  trx: Transaction<Database>,
+  repos: Repositories,
   actor: Actor,
   projectId: string,
   clientId: string,
   clientVersion: unknown,
-): Promise<{ access: ProjectAccess; row: ClientRow }> {
-  const access = await resolveProjectAccess(trx, actor, projectId, { lock: 'share' });
+): Promise<{ access: ProjectAccess; client: ClientRecord }> {
+  const access = await resolveProjectAccess(repos, actor, projectId, { lock: 'share' });
   requireCapability(access, 'write_clients');
   requireActiveProject(access);
-  const row = await loadClientRow(trx, projectId, clientId, { forUpdate: true });
-  if (!row) throw clientNotFound(projectId, clientId);
-  checkExpectedVersion('client', clientVersion, row.client_version);
-  return { access, row };
+  const client = await repos.clients.find(projectId, clientId, { forUpdate: true });
+  if (!client) throw clientNotFound(projectId, clientId);
+  checkExpectedVersion('client', clientVersion, client.clientVersion);
+  return { access, client };
 }
 
-export function createClientService({ db, clock }: ServiceDeps) {
-  async function reload(trx: Transaction<Database>, projectId: string, clientId: string): Promise<Client> {
-    const client = await loadClient(trx, projectId, clientId, clock.now());
+export function createClientService({ store, clock }: ServiceDeps) {
+  async function reload(repos: Repositories, projectId: string, clientId: string): Promise<Client> {
+    const client = await loadClient(repos, projectId, clientId, clock.now());
     if (!client) throw clientNotFound(projectId, clientId);
     return client;
   }
 
   return {
     async listClients(actor: Actor, projectId: string): Promise<Client[]> {
-      await resolveProjectAccess(db, actor, projectId);
-      const rows = await db.selectFrom('clients').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('client_id').execute();
-      const secrets = await loadSecretRows(db, rows.filter((r) => r.client_type === 'web').map((r) => r.client_id));
+      await resolveProjectAccess(store.repos, actor, projectId);
+      const clients = await store.repos.clients.listByProject(projectId);
+      const secrets = await store.repos.clientSecrets.listForClients(clients.filter((c) => c.clientType === 'web').map((c) => c.clientId));
       const now = clock.now();
-      return rows.map((row) => toClient(row, secrets.filter((s) => s.client_id === row.client_id), now));
+      return clients.map((client) => toClient(client, secrets.filter((s) => s.clientId === client.clientId), now));
     },
 
     async getClient(actor: Actor, projectId: string, clientId: string): Promise<Client> {
-      await resolveProjectAccess(db, actor, projectId);
-      const client = await loadClient(db, projectId, clientId, clock.now());
-      if (!client) throw clientNotFound(projectId, clientId);
-      return client;
+      await resolveProjectAccess(store.repos, actor, projectId);
+      return reload(store.repos, projectId, clientId);
     },
 
     /** A web client gets one active secret, returned here once; only its digest is stored. */
     async registerClient(actor: Actor, projectId: string, input: ClientRegistrationInput): Promise<{ client: Client; secret?: NewSecret }> {
-      return db.transaction().execute(async (trx) => {
-        const access = await resolveProjectAccess(trx, actor, projectId, { lock: 'share' });
+      return store.transaction(async (repos) => {
+        const access = await resolveProjectAccess(repos, actor, projectId, { lock: 'share' });
         requireCapability(access, 'write_clients');
         requireActiveProject(access);
-        const checked = checkRegistrationInput(input);
-        if (!checked.ok) throw invalidClientMetadata(checked.fieldErrors);
-
+        const registration = normalizeRegistration(input);
         const now = clock.now();
         const clientId = newClientId();
-        const secretValue = checked.value.clientType === 'web' ? newSecretValue() : null;
+        const secretValue = registration.clientType === 'web' ? newSecretValue() : null;
         const secretId = newSecretId();
-        const { row, secretRows } = await insertClientRecords(trx, {
+        const client = await insertClientRecords(repos, {
           clientId,
           projectId,
-          registration: checked.value,
+          registration,
           secret: secretValue ? { secretId, digest: sha256Hex(secretValue) } : null,
           createdBy: actor.subjectId,
           now,
         });
-        const client = toClient(row, secretRows, now);
-        await writeAudit(trx, clock, actor, {
+        await writeAudit(repos, clock, actor, {
           action: 'client.create',
           targetType: 'client',
           targetId: clientId,
@@ -121,59 +117,51 @@ export function createClientService({ db, clock }: ServiceDeps) {
     },
 
     async updateClientMetadata(actor: Actor, projectId: string, clientId: string, changes: ClientMetadataChanges): Promise<Client> {
-      return db.transaction().execute(async (trx) => {
-        const { row } = await openClientWrite(trx, actor, projectId, clientId, changes.clientVersion);
-        refuseTypeChange(row, changes.clientType);
-        const fieldErrors = clientTextProblems(changes, false);
-        if (changes.status !== undefined && !(CLIENT_STATUSES as readonly unknown[]).includes(changes.status)) {
-          fieldErrors.status = `must be one of ${CLIENT_STATUSES.join(', ')}`;
-        }
-        if (Object.keys(fieldErrors).length > 0) throw invalidClientMetadata(fieldErrors);
-
+      return store.transaction(async (repos) => {
+        const { client } = await openClientWrite(repos, actor, projectId, clientId, changes.clientVersion);
+        refuseTypeChange(client, changes.clientType);
         const next = {
-          display_name: changes.displayName !== undefined ? changes.displayName.trim() : row.display_name,
-          description: changes.description !== undefined ? changes.description.trim() : row.description,
-          status: changes.status ?? row.status,
+          displayName: changes.displayName !== undefined ? changes.displayName.trim() : client.displayName,
+          description: changes.description !== undefined ? changes.description.trim() : client.description,
+          status: changes.status ?? client.status,
         };
-        const diff = changedFields(
-          { displayName: row.display_name, description: row.description, status: row.status },
-          { displayName: next.display_name, description: next.description, status: next.status },
-        );
-        if (!diff.changed) return reload(trx, projectId, clientId);
+        const diff = changedFields({ displayName: client.displayName, description: client.description, status: client.status }, next);
+        if (!diff.changed) return reload(repos, projectId, clientId);
 
-        await bumpClientVersion(trx, clientId, changes.clientVersion, { ...next, updated_at: clock.now() });
+        await bumpClientVersion(repos, clientId, changes.clientVersion, { ...next, updatedAt: clock.now() });
         const action = diff.after.status === 'disabled' ? 'client.disable' : diff.after.status === 'active' ? 'client.enable' : 'client.update';
-        await writeAudit(trx, clock, actor, { action, targetType: 'client', targetId: clientId, projectId, before: diff.before, after: diff.after });
-        return reload(trx, projectId, clientId);
+        await writeAudit(repos, clock, actor, { action, targetType: 'client', targetId: clientId, projectId, before: diff.before, after: diff.after });
+        return reload(repos, projectId, clientId);
       });
     },
 
     /** Replaces the OIDC configuration as a new revision; it is live at /auth and /token at once. */
     async reviseClientConfiguration(actor: Actor, projectId: string, clientId: string, input: ClientRevisionInput): Promise<Client> {
-      return db.transaction().execute(async (trx) => {
-        const { row } = await openClientWrite(trx, actor, projectId, clientId, input.clientVersion);
-        refuseTypeChange(row, input.clientType);
-        const checked = checkConfigurationInput(row.client_type, input);
-        if (!checked.ok) throw invalidClientMetadata(checked.fieldErrors);
+      return store.transaction(async (repos) => {
+        const { client } = await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
+        refuseTypeChange(client, input.clientType);
+        // The contract judged the configuration; only the stored type's rules are left to check.
+        const typeProblems = clientTypeProblems(client.clientType, input);
+        if (Object.keys(typeProblems).length > 0) throw invalidClientMetadata(typeProblems);
+        const configuration = normalizeConfiguration(client.clientType, input);
 
-        const current = toClient(row, [], clock.now());
-        const before = { redirectUris: current.redirectUris, postLogoutRedirectUris: current.postLogoutRedirectUris, scopeWhitelist: current.scopeWhitelist, requirePkce: current.requirePkce };
-        const diff = changedFields(before, { ...checked.value });
-        if (!diff.changed) return reload(trx, projectId, clientId);
+        const before = { redirectUris: client.redirectUris, postLogoutRedirectUris: client.postLogoutRedirectUris, scopeWhitelist: client.scopeWhitelist, requirePkce: client.requirePkce };
+        const diff = changedFields(before, { ...configuration });
+        if (!diff.changed) return reload(repos, projectId, clientId);
 
         const now = clock.now();
-        const revision = row.revision + 1;
-        await bumpClientVersion(trx, clientId, input.clientVersion, { ...configurationColumns(checked.value), revision, updated_at: now });
-        await insertRevision(trx, clientId, revision, checked.value, actor.subjectId, now);
-        await writeAudit(trx, clock, actor, {
+        const revision = client.revision + 1;
+        const won = await repos.clients.reviseIfVersion(clientId, input.clientVersion, { revision, configuration, createdBy: actor.subjectId, updatedAt: now });
+        if (!won) throw clientVersionConflict(input.clientVersion);
+        await writeAudit(repos, clock, actor, {
           action: 'client.revise',
           targetType: 'client',
           targetId: clientId,
           projectId,
-          before: { revision: row.revision, ...diff.before },
+          before: { revision: client.revision, ...diff.before },
           after: { revision, ...diff.after },
         });
-        return reload(trx, projectId, clientId);
+        return reload(repos, projectId, clientId);
       });
     },
   };

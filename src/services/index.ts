@@ -29,7 +29,7 @@ export function createServices({
   signInLimiter?: SignInLimiter;
   lookupLimiter?: LookupLimiter;
 }) {
-  const deps = { db, store: createStore(db, engine), clock, signInLimiter, lookupLimiter };
+  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),

@@ -1,6 +1,7 @@
-import type { Transaction } from 'kysely';
 import { AppError } from '../errors.ts';
-import type { ClientsTable, Database } from '../storage/schema.ts';
+import type { ClientMetadataChanges } from '../storage/repositories/client-repository.ts';
+import type { ProjectChanges } from '../storage/repositories/project-repository.ts';
+import type { Repositories } from '../storage/store.ts';
 
 export function projectVersionConflict(expected: number, current?: number): AppError {
   const now = current === undefined ? '' : ` (it is now ${current})`;
@@ -16,37 +17,15 @@ export function clientVersionConflict(expected: number, current?: number): AppEr
 }
 
 /**
- * The optimistic lock: ONE conditional write. Zero rows updated means another writer got there first
- * (PostgreSQL re-checks the WHERE after waiting for the row lock), so the loser gets 409, never a lost update.
+ * The optimistic lock: ONE conditional write (the repository's updateIfVersion). Losing it means another
+ * writer got there first, so the loser gets 409, never a lost update.
  */
-export async function bumpProjectVersion(
-  trx: Transaction<Database>,
-  projectId: string,
-  expectedVersion: number,
-  values: { name?: string; description?: string; status?: 'active' | 'archived'; updated_at: number },
-): Promise<void> {
-  const result = await trx
-    .updateTable('projects')
-    .set((eb) => ({ ...values, version: eb('version', '+', 1) }))
-    .where('project_id', '=', projectId)
-    .where('version', '=', expectedVersion)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw projectVersionConflict(expectedVersion);
+export async function bumpProjectVersion(repos: Repositories, projectId: string, expectedVersion: number, changes: ProjectChanges): Promise<void> {
+  if (!(await repos.projects.updateIfVersion(projectId, expectedVersion, changes))) throw projectVersionConflict(expectedVersion);
 }
 
-export async function bumpClientVersion(
-  trx: Transaction<Database>,
-  clientId: string,
-  expectedVersion: number,
-  values: Partial<Omit<ClientsTable, 'client_id' | 'project_id' | 'client_type' | 'client_version' | 'created_at'>> & { updated_at: number },
-): Promise<void> {
-  const result = await trx
-    .updateTable('clients')
-    .set((eb) => ({ ...values, client_version: eb('client_version', '+', 1) }))
-    .where('client_id', '=', clientId)
-    .where('client_version', '=', expectedVersion)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw clientVersionConflict(expectedVersion);
+export async function bumpClientVersion(repos: Repositories, clientId: string, expectedVersion: number, changes: ClientMetadataChanges): Promise<void> {
+  if (!(await repos.clients.updateIfVersion(clientId, expectedVersion, changes))) throw clientVersionConflict(expectedVersion);
 }
 
 /** Refuses early, before any validation, when the caller's version is already stale. */

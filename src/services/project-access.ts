@@ -1,13 +1,11 @@
-import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { Actor } from '../domain/actor.ts';
 import { capabilitiesOf, CAPABILITY_WITH_ROLES as CAPABILITY_WORDING, type Capability, type ProjectRole } from '../domain/roles.ts';
 import { AppError } from '../errors.ts';
-import type { Database, ProjectRow } from '../storage/schema.ts';
-
-type Queryable = Kysely<Database> | Transaction<Database>;
+import type { ProjectRecord } from '../storage/repositories/project-repository.ts';
+import type { Repositories } from '../storage/store.ts';
 
 export interface ProjectAccess {
-  project: ProjectRow;
+  project: ProjectRecord;
   /** The caller's own membership role; null for an administrator who is not a member. */
   role: ProjectRole | null;
   capabilities: readonly Capability[];
@@ -32,25 +30,15 @@ export function projectNotFound(projectId: string): AppError {
  * the guard. SQLite needs no lock: Kysely runs its single connection one transaction at a time.
  */
 export async function resolveProjectAccess(
-  db: Queryable,
+  repos: Repositories,
   actor: Actor,
   projectId: string,
   options: { lock?: 'share' | 'update' } = {},
 ): Promise<ProjectAccess> {
   requireSignedIn(actor);
-  let query = db.selectFrom('projects').selectAll().where('project_id', '=', projectId);
-  if (options.lock && isPostgres(db)) query = options.lock === 'share' ? query.forShare() : query.forUpdate();
-  const project = await query.executeTakeFirst();
+  const project = await repos.projects.find(projectId, options);
   if (!project) throw projectNotFound(projectId);
-  const membership = actor.subjectId
-    ? await db
-        .selectFrom('project_members')
-        .select('role')
-        .where('project_id', '=', projectId)
-        .where('subject_id', '=', actor.subjectId)
-        .executeTakeFirst()
-    : undefined;
-  const role = membership?.role ?? null;
+  const role = actor.subjectId ? await repos.members.roleOf(projectId, actor.subjectId) : null;
   if (!role && !actor.isAdmin) throw projectNotFound(projectId);
   return { project, role, capabilities: capabilitiesOf(role, actor.isAdmin) };
 }
@@ -66,8 +54,4 @@ export function requireActiveProject(access: ProjectAccess): void {
   if (access.project.status === 'archived') {
     throw new AppError('project_archived', 'The project is archived and read-only; its owner or an administrator can un-archive it (status "active").');
   }
-}
-
-export function isPostgres(db: Queryable): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
+import { DATABASE_TIMEOUTS } from './database-timeouts.ts';
 import { preparedStatementPool } from './postgres-prepared-statements.ts';
+import { clientClosingOnSilence, createSilenceGuard } from './postgres-silence-guard.ts';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -28,20 +30,33 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** Told of every statement run (and every failed one); tests count statements per request with it. */
   log?: (event: LogEvent) => void;
+  /**
+   * PostgreSQL: false lifts the per-statement timeouts (DATABASE_TIMEOUTS), for migrations, whose
+   * statements may rightly run long on a big table. Waiting for a connection stays bounded.
+   */
+  statementTimeouts?: boolean;
 }
 
 export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): OpenedDatabase {
   const log = options.log ? { log: options.log } : {};
   const engine = engineOf(databaseUrl);
   if (engine === 'postgres') {
-    // A server that drops packets instead of refusing them must fail a request (503), not hang it.
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    // A server that drops packets instead of refusing them must fail a request (503) in bounded time, not hang it.
+    const silence = createSilenceGuard(databaseUrl);
+    const statementTimeouts = options.statementTimeouts === false ? {} : { statement_timeout: DATABASE_TIMEOUTS.statementMs, query_timeout: DATABASE_TIMEOUTS.queryMs };
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: DATABASE_TIMEOUTS.acquireMs,
+      ...statementTimeouts,
+      Client: clientClosingOnSilence(() => silence.trip()),
+    });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
     // The same for a client checked out between queries (inside a transaction): without a listener
     // its 'error' is an uncaught exception. Its query fails, and the pool discards it on release.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }), ...log });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: silence.guard(preparedStatementPool(pool)) }), ...log });
     return { db, engine, close: () => db.destroy() };
   }
   const path = databaseUrl.slice('sqlite:'.length);

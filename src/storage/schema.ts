@@ -41,7 +41,7 @@ export interface ProjectMembersTable {
 export interface ClientsTable {
   client_id: string;
   project_id: string;
-  client_type: 'web' | 'spa';
+  client_type: 'web' | 'spa' | 'native';
   display_name: string;
   description: string;
   redirect_uris: JsonText;
@@ -90,7 +90,7 @@ export interface AuditLogTable {
   audit_id: string;
   at: EpochMs;
   actor_subject_id: string | null;
-  surface: 'console' | 'agent' | 'cli' | 'system';
+  surface: 'console' | 'agent' | 'mcp' | 'cli' | 'system';
   action: string;
   target_type: string;
   target_id: string;
@@ -98,6 +98,7 @@ export interface AuditLogTable {
   before_json: JsonText | null;
   after_json: JsonText | null;
   ip: string | null;
+  via_client_id: string | null;
 }
 
 export interface SigningKeysTable {

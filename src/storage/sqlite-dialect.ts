@@ -1,6 +1,8 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { DATABASE_TIMEOUTS } from './database-timeouts.ts';
+import { BoundedSqliteDialect } from './sqlite-driver.ts';
 
 // node:sqlite binds only null, numbers, bigints, strings and bytes; Kysely hands us booleans too.
 function toSqliteValue(value: unknown): SQLInputValue {
@@ -112,7 +114,8 @@ export function createNodeSqliteDialect(path: string): NodeSqliteDialect {
   const { journal_mode: journalMode } = database.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode: string };
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA foreign_keys = ON');
-  database.exec('PRAGMA busy_timeout = 5000');
+  // A lock held by another process is waited for by sqlite-driver.ts, between pauses, off the event loop.
+  database.exec('PRAGMA busy_timeout = 0');
   let checkpointer: WalCheckpointer | undefined;
   const adapted: SqliteDatabase = {
     // The worker closes its connection first, so this one is the last and does SQLite's final checkpoint.
@@ -130,5 +133,6 @@ export function createNodeSqliteDialect(path: string): NodeSqliteDialect {
     if (isFile && journalMode === 'wal' && !checkpointer) checkpointer = startWalCheckpointer(path, database);
     return adapted;
   };
-  return { dialect: new SqliteDialect({ database: open }), database, checkpointWorker: () => checkpointer?.worker };
+  const dialect = new BoundedSqliteDialect({ database: open, inTransaction: () => database.isTransaction, waitMs: DATABASE_TIMEOUTS.sqliteWaitMs });
+  return { dialect, database, checkpointWorker: () => checkpointer?.worker };
 }

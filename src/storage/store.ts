@@ -1,31 +1,42 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db, Engine } from './database.ts';
-import { auditLogRepository, type AuditLogRepository } from './repositories/audit-log-repository.ts';
-import { instanceSettingsRepository, type InstanceSettingsRepository } from './repositories/instance-settings-repository.ts';
-import { sessionRepository, type SessionRepository } from './repositories/session-repository.ts';
-import { userRepository, type UserRepository } from './repositories/user-repository.ts';
-import { oidcPayloadRepository, type OidcPayloadRepository } from './repositories/oidc-payload-repository.ts';
-import { signingKeyRepository, type SigningKeyRepository } from './repositories/signing-key-repository.ts';
+import { auditLogRepository } from './repositories/audit-log-repository.ts';
+import { clientRepository } from './repositories/client-repository.ts';
+import { clientSecretRepository } from './repositories/client-secret-repository.ts';
+import { instanceSettingsRepository } from './repositories/instance-settings-repository.ts';
+import { memberRepository } from './repositories/member-repository.ts';
+import { oidcPayloadRepository } from './repositories/oidc-payload-repository.ts';
+import { projectRepository } from './repositories/project-repository.ts';
+import { sessionRepository } from './repositories/session-repository.ts';
+import { signingKeyRepository } from './repositories/signing-key-repository.ts';
+import { userRepository } from './repositories/user-repository.ts';
 import type { Database } from './schema.ts';
 
 /** What a repository runs its statements on: the database, or the transaction it was opened in. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
- * A repository's statements are compiled once per database (`bind(db)`), then run on whichever
- * executor the store hands it: the database itself, or one transaction.
+ * A repository's statements are compiled once per database (`factory(db, engine)`), then run on
+ * whichever executor the store hands it: the database itself, or one transaction.
  */
-export type RepositoryFactory<Repository> = (db: Db) => (executor: Executor) => Repository;
+export type RepositoryFactory<Repository> = (db: Db, engine: Engine) => (executor: Executor) => Repository;
 
 /** Every table group's one owner. Services and src/oidc/ reach tables only through these. */
-export interface Repositories {
-  auditLog: AuditLogRepository;
-  users: UserRepository;
-  sessions: SessionRepository;
-  instanceSettings: InstanceSettingsRepository;
-  oidcPayloads: OidcPayloadRepository;
-  signingKeys: SigningKeyRepository;
-}
+const REPOSITORY_FACTORIES = {
+  auditLog: auditLogRepository,
+  users: userRepository,
+  sessions: sessionRepository,
+  instanceSettings: instanceSettingsRepository,
+  projects: projectRepository,
+  members: memberRepository,
+  clients: clientRepository,
+  clientSecrets: clientSecretRepository,
+  oidcPayloads: oidcPayloadRepository,
+  signingKeys: signingKeyRepository,
+};
+
+type Factories = typeof REPOSITORY_FACTORIES;
+export type Repositories = { [Name in keyof Factories]: ReturnType<ReturnType<Factories[Name]>> };
 
 export interface Store {
   engine: Engine;
@@ -43,22 +54,8 @@ export async function pingDatabase(db: Db): Promise<boolean> {
 }
 
 export function createStore(db: Db, engine: Engine): Store {
-  const bound = {
-    auditLog: auditLogRepository(db),
-    users: userRepository(db),
-    sessions: sessionRepository(db),
-    instanceSettings: instanceSettingsRepository(db),
-    oidcPayloads: oidcPayloadRepository(engine)(db),
-    signingKeys: signingKeyRepository(db),
-  };
-  const on = (executor: Executor): Repositories => ({
-    auditLog: bound.auditLog(executor),
-    users: bound.users(executor),
-    sessions: bound.sessions(executor),
-    instanceSettings: bound.instanceSettings(executor),
-    oidcPayloads: bound.oidcPayloads(executor),
-    signingKeys: bound.signingKeys(executor),
-  });
+  const bound = Object.entries(REPOSITORY_FACTORIES).map(([name, factory]) => [name, factory(db, engine)] as const);
+  const on = (executor: Executor) => Object.fromEntries(bound.map(([name, bind]) => [name, bind(executor)])) as Repositories;
   return {
     engine,
     repos: on(db),

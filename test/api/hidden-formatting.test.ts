@@ -94,13 +94,15 @@ describe.each(TEST_ENGINES)('hidden formatting in names and descriptions on %s',
   ];
 
   describe.each(surfaces)('through the %s', (_name, surface) => {
-    it.each(writes)('refuses hidden formatting in the $label with 400 invalid_request naming the field and the character, and changes nothing', async (write) => {
+    // A client's text fields are client metadata (invalid_client_metadata, as every client rule); the rest is invalid_request.
+    it.each(writes)('refuses hidden formatting in the $label with 400 naming the field and the character, and changes nothing', async (write) => {
+      const error = write.label.startsWith('client') ? 'invalid_client_metadata' : 'invalid_request';
       for (const { text, problem } of HIDDEN) {
         const body = await write.body(text);
         const before = await snapshotDatabase(ctx.db);
         const response = await send(surface, write.method, write.path(), body);
         expect(response.status, response.text).toBe(400);
-        expect(response.body).toMatchObject({ error: 'invalid_request', field_errors: { [write.field]: problem } });
+        expect(response.body).toMatchObject({ error, field_errors: { [write.field]: problem } });
         expect(Object.keys(response.body.field_errors)).toEqual([write.field]);
         expect(await snapshotDatabase(ctx.db)).toEqual(before);
       }

@@ -92,7 +92,7 @@ describe.each(TEST_ENGINES)('sesame keys on %s', (engine) => {
 
   it('encrypts the new keys with the secret the server resolves, so the server can sign with them', async () => {
     const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url });
-    const { keyEncryptionSecret } = await resolveInstanceSecrets(config, opened.db, systemClock);
+    const { keyEncryptionSecret } = await resolveInstanceSecrets(config, createStore(opened.db, engine), systemClock);
     const jwks = await loadSigningJwks(createStore(opened.db, engine), systemClock, keyEncryptionSecret);
     expect(jwks.keys.map((k) => k.kid).sort()).toEqual([...firstKids, ...secondKids].sort());
   });

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/domain/digests.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { createTestDatabase, TEST_ENGINES } from '../helpers/engines.ts';
-import { ADMIN, killAllSesame, startSesame } from '../helpers/sesame-process.ts';
+import { ADMIN, agentOver, killAllSesame, startSesame } from '../helpers/sesame-process.ts';
 
 /** Enough password logins (argon2id each) that they are still running when SIGTERM arrives. */
 const CONCURRENT_LOGINS = 24;
@@ -49,7 +49,7 @@ describe.each(TEST_ENGINES)('graceful shutdown of a Sesame process on %s', (engi
     try {
       // Debug logging makes the server log each request as it starts handling it: that, not the client having
       // sent it (it may still wait, unread, in the kernel), is "started before SIGTERM".
-      const sesame = await startSesame({ databaseUrl: database.url, env: { LOG_LEVEL: 'debug' } });
+      const sesame = await startSesame({ databaseUrl: database.url, env: { LOG_LEVEL: 'debug', SHUTDOWN_GRACE_SECONDS: '1' } });
       const logins = Array.from({ length: CONCURRENT_LOGINS }, () => sendLogin(sesame.url));
       await Promise.all(logins.map((login) => login.sent));
       const started = () => sesame.output().split('\n').filter((line) => line.includes('"msg":"incoming request"') && line.includes('"url":"/api/agent/auth/login"')).length;
@@ -83,6 +83,43 @@ describe.each(TEST_ENGINES)('graceful shutdown of a Sesame process on %s', (engi
       }
       // And it took no new connection after the signal.
       await expect(fetch(`${sesame.url}/health/live`)).rejects.toThrow();
+    } finally {
+      await killAllSesame();
+      await database.drop();
+    }
+  });
+});
+
+/**
+ * The grace before that: a load balancer only notices an instance is leaving through /health/ready, so on
+ * SIGTERM readiness turns 503 at once while every other request is still served; only after the grace does
+ * the instance stop taking connections, and then it exits 0.
+ */
+describe('readiness during the shutdown grace', () => {
+  it('answers /health/ready 503 and still serves requests until the grace is over, then exits 0', { timeout: 90_000 }, async () => {
+    const database = await createTestDatabase(TEST_ENGINES[0] ?? 'sqlite');
+    try {
+      const graceSeconds = 4;
+      const sesame = await startSesame({ databaseUrl: database.url, env: { SHUTDOWN_GRACE_SECONDS: String(graceSeconds) } });
+      expect((await fetch(`${sesame.url}/health/ready`)).status).toBe(200);
+      const terminatedAt = performance.now();
+      sesame.signal('SIGTERM');
+      await expect.poll(() => sesame.output(), { timeout: 5_000, interval: 20 }).toContain('SIGTERM received');
+
+      const ready = await fetch(`${sesame.url}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('retry-after')).toEqual(expect.any(String));
+      expect(await ready.json()).toMatchObject({ status: 'not_ready', checks: { database: 'ok', running: 'failing' } });
+      expect((await fetch(`${sesame.url}/health/live`)).status).toBe(200);
+      // Real work still gets done: a password login (a write) and an authenticated read.
+      const agent = agentOver(sesame.url);
+      await agent.login();
+      expect((await agent.call('GET', '/projects')).status).toBe(200);
+      expect(performance.now() - terminatedAt).toBeLessThan(graceSeconds * 1000);
+
+      const exit = await sesame.exited;
+      expect(exit, sesame.output()).toEqual({ code: 0, signal: null });
+      expect(performance.now() - terminatedAt).toBeGreaterThanOrEqual(graceSeconds * 1000 - 50);
     } finally {
       await killAllSesame();
       await database.drop();

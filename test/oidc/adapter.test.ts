@@ -11,7 +11,7 @@ describe.each(TEST_ENGINES)('oidc-provider adapter over oidc_payloads on %s', (e
   let adapterFor: ReturnType<typeof createOidcAdapterFactory>;
   beforeAll(async () => {
     ctx = await createTestContext(engine);
-    adapterFor = createOidcAdapterFactory({ db: ctx.db, store: createStore(ctx.db, engine), clock: ctx.clock });
+    adapterFor = createOidcAdapterFactory({ store: createStore(ctx.db, engine), clock: ctx.clock });
   });
   afterAll(() => ctx.close());
 

@@ -11,6 +11,7 @@ const aRecord = (projectId: string, overrides: Partial<AuditRecord> = {}): Audit
   actorSubjectId: null,
   surface: 'system',
   ip: null,
+  viaClientId: null,
   action: 'project.update',
   targetType: 'project',
   targetId: projectId,

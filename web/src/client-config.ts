@@ -1,4 +1,5 @@
-import { checkClientConfiguration, CLIENT_LIMITS, redirectUriProblem, SCOPES, type ClientType, type Scope } from '../../src/domain/clients.ts';
+import { configurationProblems, redirectUriProblem } from '../../src/domain/client-rules.ts';
+import { CLIENT_LIMITS, SCOPES, type ClientType, type Scope } from '../../src/domain/clients.ts';
 import { invisibleFormattingProblem } from '../../src/domain/text-rules.ts';
 import type { Client } from './api/types.ts';
 
@@ -41,8 +42,9 @@ export function bodyFromDraft(draft: ConfigDraft): ClientConfigBody {
   };
 }
 
-/** A draft made valid for a type: a spa client always requires PKCE and never has offline_access. */
+/** A draft made valid for a type: spa and native clients always require PKCE; a spa never has offline_access. */
 export function fitDraftToType(draft: ConfigDraft, clientType: ClientType): ConfigDraft {
+  if (clientType === 'native') return { ...draft, requirePkce: true };
   if (clientType !== 'spa') return draft;
   return { ...draft, requirePkce: true, scopeWhitelist: draft.scopeWhitelist.filter((scope) => scope !== 'offline_access') };
 }
@@ -59,8 +61,7 @@ function uriListProblem(text: string): string | undefined {
 /** The server's registration rules, applied while typing; keys are the API's field names. */
 export function configProblems(clientType: ClientType, draft: ConfigDraft): Record<string, string> {
   const body = bodyFromDraft(draft);
-  const result = checkClientConfiguration(clientType, body);
-  const problems: Record<string, string> = result.ok ? {} : { ...result.fieldErrors };
+  const problems = configurationProblems(clientType, body);
   for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
     const lineProblem = uriListProblem(draft[field]);
     if (lineProblem) problems[field] = lineProblem;

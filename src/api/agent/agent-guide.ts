@@ -1,3 +1,4 @@
+import { ASSISTANT_SCOPES } from '../../domain/assistant-scopes.ts';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
 import { AUDIT_PAGE, SESSION_LIFETIME_SECONDS } from '../../domain/limits.ts';
 import { ASSIGNABLE_ROLES, CAPABILITIES, CAPABILITY_DESCRIPTIONS, PROJECT_ROLES, ROLE_CAPABILITIES, ROLE_DESCRIPTIONS } from '../../domain/roles.ts';
@@ -55,7 +56,20 @@ You are helping a person manage OpenID Connect (OIDC) projects, clients and proj
 - Times are ISO-8601 text in UTC, e.g. \`2026-11-21T09:30:00.000Z\`.
 - Every error has one shape: \`{"error": "<code>", "error_description": "<what happened and what to do>", "field_errors": {"<field path>": "<problem>"}}\` (\`field_errors\` only when fields are at fault).
 
-## 2. Logging in and out
+## 2. Signing in
+
+### Without a password (preferred)
+
+If your client speaks OAuth 2.1 (as MCP clients do) and a Sesame administrator registered it as a \`native\` client, never ask for a password:
+
+1. A request without a token answers \`401\` with \`WWW-Authenticate: Bearer ..., resource_metadata="${baseUrl.replace(/\/api\/agent$/, '')}/.well-known/oauth-protected-resource/api/agent"\`. That document names Sesame as the authorization server and lists the scopes ${ASSISTANT_SCOPES.map((s) => `\`${s}\``).join(', ')}.
+2. Send the person to the authorization endpoint with your \`client_id\`, a loopback \`redirect_uri\` (any port), PKCE S256, the scopes you need and \`resource=${baseUrl}\`. They sign in on Sesame's own page and choose what you may do (they may grant read-only).
+3. Exchange the code (with the same \`resource\`) and send \`Authorization: Bearer <access_token>\`. It lives one hour; then sign in again the same way.
+4. Reads need \`sesame:read\`, changes \`sesame:write\`, the administrators' operations \`sesame:admin\` too; an operation outside your scopes answers \`403 insufficient_scope\`: tell the person, do not retry. Your changes are audited with your client id (\`viaClientId\`).
+
+Over MCP (\`${baseUrl.replace(/\/api\/agent$/, '')}/mcp\`) the same flow applies with \`resource\` = that MCP address, and every operation below is a tool named by its operationId.
+
+### Logging in and out with a password
 
 1. Before asking for credentials, tell the person the caveats in section 9, and ask only if they agree.
 2. \`POST /auth/login\` with \`{"account": "...", "password": "..."}\`. The answer is \`{accessToken, tokenType: "Bearer", expiresIn: ${SESSION_LIFETIME_SECONDS}, user: {subjectId, account, displayName, isAdmin}, clientSecretPolicy: {defaultGraceSeconds: ${graceDefault}, maxGraceSeconds: ${graceMax}}}\`.
@@ -67,7 +81,7 @@ You are helping a person manage OpenID Connect (OIDC) projects, clients and proj
 ## 3. The model
 
 - **Projects** group OIDC clients and members. A project has a \`version\` (an integer). Every change to a project, member changes included, needs it as \`expectedProjectVersion\` and increases it by one.
-- **Clients** are relying parties: \`clientType\` is one of ${CLIENT_TYPES.map((t) => `\`${t}\``).join(', ')}. \`web\`: a confidential server-side app with a secret, authenticating at /token with client_secret_basic. \`spa\`: a public browser or native app, no secret, PKCE (S256) always. A client's type never changes.
+- **Clients** are relying parties: \`clientType\` is one of ${CLIENT_TYPES.map((t) => `\`${t}\``).join(', ')}. \`web\`: a confidential server-side app with a secret, authenticating at /token with client_secret_basic. \`spa\`: a public browser app, no secret, PKCE (S256) always. \`native\`: an installed app or AI assistant, public, PKCE always, redirect URIs on loopback http (any port at sign-in) or a private-use scheme. A client's type never changes.
 - Every client change (metadata, OIDC configuration, secrets) needs the client's \`clientVersion\` and increases it by one.
 - **Members** have one role in a project. You only see projects you are a member of (all of them if you are an administrator); any other project answers \`404 not_found\`, whether it exists or not.
 - An **archived** project is read-only (\`409 project_archived\`), and its clients cannot sign anyone in until the owner or an administrator makes it active again. A **disabled** client cannot sign anyone in either.

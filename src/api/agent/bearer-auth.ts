@@ -1,23 +1,35 @@
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services/index.ts';
 import type { SurfaceAuth } from '../register-operations.ts';
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 
-/** The Agent API's sign-in: `Authorization: Bearer <accessToken>`; no cookie, no CSRF token. */
-export function createBearerAuth(services: Services): SurfaceAuth {
+/**
+ * The Agent API's sign-in: `Authorization: Bearer <token>`; no cookie, no CSRF token. The token is a
+ * password session's from POST /api/agent/auth/login, or an assistant's OAuth access token for the
+ * resource `{issuer}/api/agent` (then its scopes bound what it may do, and changes name the assistant).
+ */
+export function createBearerAuth(services: Services, options: { resource: string; metadataUrl: string }): SurfaceAuth {
+  const challenge = `Bearer realm="sesame-agent-api", resource_metadata="${options.metadataUrl}"`;
   return {
     surface: 'agent',
     async authenticate(request, _method, reply) {
-      void reply.header('www-authenticate', 'Bearer realm="sesame-agent-api"');
+      void reply.header('www-authenticate', challenge);
       const match = BEARER.exec(request.headers.authorization ?? '');
-      if (!match) throw new AppError('login_required', 'Send `Authorization: Bearer <accessToken>` with the token from POST /api/agent/auth/login.');
+      if (!match) throw new AppError('login_required', 'Send `Authorization: Bearer <accessToken>`: an OAuth access token for this API, or the token from POST /api/agent/auth/login.');
       const token = match[1]!;
       const authenticated = await services.sessions.authenticate(token, 'agent');
-      if (!authenticated) throw new AppError('login_required', 'The access token is unknown, expired or revoked; log in again with POST /api/agent/auth/login.');
+      if (authenticated) {
+        void reply.removeHeader('www-authenticate');
+        return { user: authenticated.user, token };
+      }
+      const assistant = await verifyOAuthToken(request, token, options.resource);
+      if (!assistant) throw new AppError('login_required', 'The access token is unknown, expired or revoked, or was not issued for this API; sign in again.');
       void reply.removeHeader('www-authenticate');
-      return { user: authenticated.user, token };
+      return { user: assistant.user, token, assistant: { clientId: assistant.clientId, scopes: assistant.scopes } };
     },
   };
 }
 
+const verifyOAuthToken = (request: FastifyRequest, token: string, resource: string) => request.server.oidc.verifyAssistantToken(token, resource);

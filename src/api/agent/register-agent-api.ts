@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import { assistantResourceUrls } from '../../domain/assistant-scopes.ts';
 import type { ErrorCode } from '../../errors.ts';
 import { instructionsResponse } from '../contracts/discovery.ts';
 import { openApiDocumentOperation } from '../openapi.ts';
@@ -19,7 +20,7 @@ export function agentApiUrls(config: Pick<Config, 'issuer'>) {
   return { baseUrl, openapiUrl: `${baseUrl}/openapi.json`, instructionsUrl: `${baseUrl}/instructions` };
 }
 
-function agentOperations(config: Config, bodyLimitBytes: number): AnyOperation[] {
+export function agentOperations(config: Config, bodyLimitBytes: number): AnyOperation[] {
   const urls = agentApiUrls(config);
   const instructions = {
     version: PACKAGE_VERSION,
@@ -76,5 +77,5 @@ function agentOperations(config: Config, bodyLimitBytes: number): AnyOperation[]
 export async function agentApi(api: FastifyInstance, deps: ApiDeps): Promise<void> {
   acceptJsonBodiesOnly(api);
   forbidCaching(api);
-  registerOperations(api, agentOperations(deps.config, api.initialConfig.bodyLimit ?? 1_048_576), createBearerAuth(deps.services), deps.services);
+  registerOperations(api, agentOperations(deps.config, api.initialConfig.bodyLimit ?? 1_048_576), createBearerAuth(deps.services, assistantResourceUrls(deps.config.issuer, 'agent')), deps.services);
 }

@@ -30,7 +30,7 @@ export const auditLogJson = z
     at: timestamp,
     actorSubjectId: z.string().nullable().meta({ description: 'Who made the change; null for the system or the command line.' }),
     actorAccount: z.string().nullable().meta({ description: 'The account name of `actorSubjectId` as it is now; null when there is none.' }),
-    surface: z.enum(SURFACES),
+    surface: z.enum(SURFACES).meta({ description: 'Where the change came from: the console, the Agent API, the MCP server, the command line or Sesame itself.' }),
     action: z.string().meta({ examples: ['client.revise'] }),
     targetType: z.string(),
     targetId: z.string(),
@@ -39,6 +39,7 @@ export const auditLogJson = z
     ip: z.string().nullable().meta({
       description: 'The address the change was made from; null for the system or the command line, and always null for viewers and maintainers (only the project\'s owner and administrators see addresses).',
     }),
+    viaClientId: z.string().nullable().meta({ description: 'The assistant (native client) whose OAuth token made the change; null for the console, password sessions, the command line and the system.' }),
   })
   .meta({ id: 'AuditLogEntry' });
 
@@ -58,4 +59,5 @@ export const presentAuditLog = (entry: AuditLogEntry): z.infer<typeof auditLogJs
   before: entry.before,
   after: entry.after,
   ip: entry.ip,
+  viaClientId: entry.viaClientId,
 });

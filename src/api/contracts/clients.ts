@@ -1,16 +1,46 @@
 import { z } from 'zod';
+import { clientTypeProblems, gracePeriodProblem, scopeWhitelistProblem, uriListProblem } from '../../domain/client-rules.ts';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
 import { CLIENT_STATUSES, SECRET_STATUSES } from '../../domain/statuses.ts';
+import { textProblem } from '../../domain/text-fields.ts';
 import type { Client, NewSecret, SecretInfo } from '../../services/types.ts';
 import { clientIdParams, clientVersion, readableText, timestamp, toIso, toIsoOrNull } from './common.ts';
 
-const uriList = (description: string) =>
-  z.array(z.string().meta({ format: 'uri', maxLength: CLIENT_LIMITS.maxUriLength })).meta({ description, maxItems: CLIENT_LIMITS.maxRedirectUris });
+/** Marks a rule's problem as one of client metadata: the request answers 400 invalid_client_metadata (see request-validation.ts). */
+export const CLIENT_METADATA_PROBLEM = { error: 'invalid_client_metadata' } as const;
 
-// Scopes and URIs are typed here but judged by the domain rules, so every problem comes back as invalid_client_metadata.
-const scopeList = z.array(z.string().meta({ enum: [...SCOPES] })).meta({
-  description: `Allowed scopes: ${SCOPES.join(', ')}. Must contain openid; a spa client cannot have offline_access.`,
-});
+/**
+ * A domain rule (src/domain/client-rules.ts) as a zod check: the contract is the one place a client's
+ * fields are judged, and a problem reads the same on every path that takes a client (both APIs and the
+ * first-deployment import), in the rule's own words.
+ */
+function rule<T>(problem: (value: T) => string | undefined, params?: typeof CLIENT_METADATA_PROBLEM) {
+  return (value: T, ctx: z.RefinementCtx<T>) => {
+    const message = problem(value);
+    if (message !== undefined) ctx.addIssue({ code: 'custom', message, ...(params ? { params } : {}) });
+  };
+}
+
+const displayNameField = z
+  .string()
+  .superRefine(rule((value: string) => textProblem(value, { required: true, maxLength: CLIENT_LIMITS.maxDisplayNameLength, singleLine: true }), CLIENT_METADATA_PROBLEM))
+  .meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength });
+const descriptionField = z
+  .string()
+  .superRefine(rule((value: string) => textProblem(value, { required: false, maxLength: CLIENT_LIMITS.maxDescriptionLength }), CLIENT_METADATA_PROBLEM))
+  .meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength });
+
+// Typed here, judged by the domain rules: a URI or scope problem comes back as invalid_client_metadata.
+const uriList = (description: string, required: boolean) =>
+  z
+    .array(z.string().meta({ format: 'uri', maxLength: CLIENT_LIMITS.maxUriLength }))
+    .superRefine(rule((uris: string[]) => uriListProblem(uris, { required }), CLIENT_METADATA_PROBLEM))
+    .meta({ description, maxItems: CLIENT_LIMITS.maxRedirectUris });
+
+const scopeList = z
+  .array(z.string().meta({ enum: [...SCOPES] }))
+  .superRefine(rule(scopeWhitelistProblem, CLIENT_METADATA_PROBLEM))
+  .meta({ description: `Allowed scopes: ${SCOPES.join(', ')}. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them.` });
 
 export const secretInfoJson = z
   .object({
@@ -26,7 +56,7 @@ export const clientJson = z
   .object({
     clientId: z.string().meta({ description: 'The OIDC `client_id`.' }),
     projectId: z.string(),
-    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web`: confidential, authenticates with client_secret_basic. `spa`: public, no secret, PKCE always.' }),
+    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web`: confidential, authenticates with client_secret_basic. `spa`: public, no secret, PKCE always. `native`: an installed app or AI assistant; public, PKCE always, loopback redirect URIs match any port.' }),
     displayName: z.string(),
     description: z.string(),
     redirectUris: z.array(z.string()),
@@ -111,10 +141,11 @@ export function presentRotation(result: { client: Client; secret: NewSecret }) {
 const configurationFields = {
   redirectUris: uriList(
     'At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback.',
+    true,
   ),
-  postLogoutRedirectUris: uriList('Where /session/end may send the user back; the same URI rules.').optional(),
+  postLogoutRedirectUris: uriList('Where /session/end may send the user back; the same URI rules.', false).optional(),
   scopeWhitelist: scopeList,
-  requirePkce: z.boolean().optional().meta({ description: 'Defaults to true. Only a web client may set false; a spa client always requires PKCE (S256).' }),
+  requirePkce: z.boolean().optional().meta({ description: 'Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256).' }),
 };
 
 const typeGuard = z
@@ -122,20 +153,29 @@ const typeGuard = z
   .optional()
   .meta({ description: 'Optional; if given it must be the client\'s current type. A client\'s type never changes (409 invalid_client_type).' });
 
+/** The rules between fields, which depend on the client's type (a revision's are checked against the stored type). */
+export function checkClientTypeRules(body: { clientType: (typeof CLIENT_TYPES)[number]; redirectUris?: string[]; postLogoutRedirectUris?: string[] | undefined; scopeWhitelist: string[]; requirePkce?: boolean | undefined }, ctx: z.RefinementCtx) {
+  for (const [field, message] of Object.entries(clientTypeProblems(body.clientType, body))) {
+    ctx.addIssue({ code: 'custom', path: [field], message, params: CLIENT_METADATA_PROBLEM });
+  }
+}
+
+/** Registration, shared with the first-deployment import (services/client-import.ts), which extends it. */
 export const registerClientRequest = z
   .object({
-    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web` (confidential, gets a secret) or `spa` (public, no secret).' }),
-    displayName: readableText().meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength }),
-    description: readableText().optional().meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength }),
+    clientType: z.enum(CLIENT_TYPES).meta({ description: '`web` (confidential, gets a secret), `spa` (public, no secret) or `native` (an installed app or AI assistant: public, no secret, loopback or private-use-scheme redirect URIs).' }),
+    displayName: displayNameField,
+    description: descriptionField.optional(),
     ...configurationFields,
   })
-  .strict();
+  .strict()
+  .superRefine(checkClientTypeRules);
 
 export const updateClientMetadataRequest = z
   .object({
     clientVersion,
-    displayName: readableText().optional().meta({ maxLength: CLIENT_LIMITS.maxDisplayNameLength }),
-    description: readableText().optional().meta({ maxLength: CLIENT_LIMITS.maxDescriptionLength }),
+    displayName: displayNameField.optional(),
+    description: descriptionField.optional(),
     status: z.enum(CLIENT_STATUSES).optional().meta({ description: '`disabled` stops the client signing anyone in; `active` re-enables it.' }),
     clientType: typeGuard,
   })
@@ -151,9 +191,8 @@ export const rotateSecretRequest = z
     clientVersion,
     gracePeriodSeconds: z
       .number()
-      .int()
-      .min(0)
-      .max(SECRET_POLICY.maxGraceSeconds)
+      .superRefine(rule(gracePeriodProblem))
+      .meta({ type: 'integer', minimum: 0, maximum: SECRET_POLICY.maxGraceSeconds })
       .optional()
       .meta({
         description: `How long the old secret keeps working: default ${SECRET_POLICY.defaultGraceSeconds}, at most ${SECRET_POLICY.maxGraceSeconds}; 0 revokes it at once.`,

@@ -29,6 +29,10 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
     meaning: 'You can see the project, but your role does not allow this operation.',
     action: 'Check `project.capabilities`. Ask the project owner (or an administrator) to do it, or to give you a role that can.',
   },
+  insufficient_scope: {
+    meaning: 'Your OAuth access token was granted fewer scopes than this operation needs (sesame:read for reads, sesame:write for changes, sesame:admin for the administrators\' operations).',
+    action: 'Tell the person which scope is missing; only they can grant it, by connecting the assistant again and allowing it on Sesame\'s consent page. Do not retry with the same token.',
+  },
   csrf_failed: {
     meaning: 'Console only: the X-CSRF-Token header is missing or does not match the session (or, for login, the login-CSRF cookie).',
     action: 'Fetch `GET /auth/context`, send its `csrfToken` in the X-CSRF-Token header, and try again.',

@@ -86,4 +86,5 @@ export const exampleAuditLog: AuditLogJson = {
   before: { redirectUris: ['https://portal.example.com/callback'] },
   after: { redirectUris: ['https://portal.example.com/callback', 'https://portal.example.com/auth/callback'] },
   ip: '203.0.113.7',
+  viaClientId: null,
 };

@@ -40,6 +40,9 @@ export function explainProtocolError(error: string, description: string | undefi
     message = 'This sign-in page has expired. Go back to the application and sign in again.';
   } else if (error === 'server_error') {
     message = 'Something went wrong on Sesame’s side. Try again in a moment.';
+  } else if (error === 'temporarily_unavailable') {
+    message = 'Sesame cannot sign you in right now. Wait a few seconds, then try again.';
   }
-  return { title: error === 'server_error' ? 'Something went wrong' : 'Sign-in stopped', message, error, description };
+  const title = error === 'server_error' ? 'Something went wrong' : error === 'temporarily_unavailable' ? 'Briefly unavailable' : 'Sign-in stopped';
+  return { title, message, error, description };
 }

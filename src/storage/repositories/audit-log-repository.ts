@@ -16,6 +16,8 @@ export interface AuditRecord {
   /** The changed fields before and after; never a secret, digest or password hash. */
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  /** The assistant whose token made the change; null otherwise. */
+  viaClientId: string | null;
 }
 
 /** An entry as it is read back, with the actor's account name. */
@@ -32,6 +34,8 @@ export interface AuditLogEntry {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   ip: string | null;
+  /** The assistant (native client) whose token made the change; null otherwise. */
+  viaClientId: string | null;
 }
 
 /** Where a page of entries ends: an entry's position, so entries of one millisecond are neither skipped nor repeated. */
@@ -69,6 +73,7 @@ function toAuditLogEntry(row: AuditLogRow & { actor_account: string | null }): A
     before: parseJson(row.before_json),
     after: parseJson(row.after_json),
     ip: row.ip,
+    viaClientId: row.via_client_id,
   };
 }
 
@@ -88,6 +93,7 @@ export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (
         before_json: record.before ? JSON.stringify(record.before) : null,
         after_json: record.after ? JSON.stringify(record.after) : null,
         ip: record.ip,
+        via_client_id: record.viaClientId,
       })
       .execute();
   },

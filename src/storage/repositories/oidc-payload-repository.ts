@@ -82,7 +82,7 @@ function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at'> {
 }
 
 /** The owner of `oidc_payloads`. `engine` chooses how expired rows are pruned. */
-export const oidcPayloadRepository = (engine: Engine): RepositoryFactory<OidcPayloadRepository> => (db) => {
+export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (db, engine) => {
   // Every protocol request runs several of these; each is compiled once (precompiled-query.ts).
   const live = (value: (slot: 'kind' | 'now') => never) => db.selectFrom('oidc_payloads').select(['payload', 'consumed_at']).where('kind', '=', value('kind'))
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', value('now'))]));

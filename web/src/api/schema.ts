@@ -442,7 +442,7 @@ export interface components {
              * @description Machine-readable error code; the closed list is in the instructions.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "forbidden" | "csrf_failed" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description What happened and what to do about it. */
             error_description: string;
             /** @description Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it. */
@@ -510,10 +510,10 @@ export interface components {
             clientId: string;
             projectId: string;
             /**
-             * @description `web`: confidential, authenticates with client_secret_basic. `spa`: public, no secret, PKCE always.
+             * @description `web`: confidential, authenticates with client_secret_basic. `spa`: public, no secret, PKCE always. `native`: an installed app or AI assistant; public, PKCE always, loopback redirect URIs match any port.
              * @enum {string}
              */
-            clientType: "web" | "spa";
+            clientType: "web" | "spa" | "native";
             displayName: string;
             description: string;
             redirectUris: string[];
@@ -585,8 +585,11 @@ export interface components {
             actorSubjectId: string | null;
             /** @description The account name of `actorSubjectId` as it is now; null when there is none. */
             actorAccount: string | null;
-            /** @enum {string} */
-            surface: "console" | "agent" | "cli" | "system";
+            /**
+             * @description Where the change came from: the console, the Agent API, the MCP server, the command line or Sesame itself.
+             * @enum {string}
+             */
+            surface: "console" | "agent" | "mcp" | "cli" | "system";
             /** @example client.revise */
             action: string;
             targetType: string;
@@ -601,6 +604,8 @@ export interface components {
             } | null;
             /** @description The address the change was made from; null for the system or the command line, and always null for viewers and maintainers (only the project's owner and administrators see addresses). */
             ip: string | null;
+            /** @description The assistant (native client) whose OAuth token made the change; null for the console, password sessions, the command line and the system. */
+            viaClientId: string | null;
         };
         UserSummary: {
             subjectId: string;
@@ -2633,19 +2638,19 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description `web` (confidential, gets a secret) or `spa` (public, no secret).
+                     * @description `web` (confidential, gets a secret), `spa` (public, no secret) or `native` (an installed app or AI assistant: public, no secret, loopback or private-use-scheme redirect URIs).
                      * @enum {string}
                      */
-                    clientType: "web" | "spa";
+                    clientType: "web" | "spa" | "native";
                     displayName: string;
                     description?: string;
                     /** @description At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback. */
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. */
+                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
                     scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
-                    /** @description Defaults to true. Only a web client may set false; a spa client always requires PKCE (S256). */
+                    /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
                 };
             };
@@ -2984,7 +2989,7 @@ export interface operations {
                      * @description Optional; if given it must be the client's current type. A client's type never changes (409 invalid_client_type).
                      * @enum {string}
                      */
-                    clientType?: "web" | "spa";
+                    clientType?: "web" | "spa" | "native";
                 };
             };
         };
@@ -3190,15 +3195,15 @@ export interface operations {
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. */
+                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
                     scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
-                    /** @description Defaults to true. Only a web client may set false; a spa client always requires PKCE (S256). */
+                    /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
                     /**
                      * @description Optional; if given it must be the client's current type. A client's type never changes (409 invalid_client_type).
                      * @enum {string}
                      */
-                    clientType?: "web" | "spa";
+                    clientType?: "web" | "spa" | "native";
                 };
             };
         };
@@ -3809,7 +3814,8 @@ export interface operations {
                      *               "https://portal.example.com/auth/callback"
                      *             ]
                      *           },
-                     *           "ip": "203.0.113.7"
+                     *           "ip": "203.0.113.7",
+                     *           "viaClientId": null
                      *         }
                      *       ]
                      *     }

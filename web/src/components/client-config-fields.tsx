@@ -74,16 +74,16 @@ export function ClientConfigFields({ clientType, draft, onChange, errors }: Clie
         <input
           type="checkbox"
           id={`${pkceHintId}-pkce`}
-          checked={clientType === 'spa' || draft.requirePkce}
-          disabled={clientType === 'spa'}
+          checked={clientType !== 'web' || draft.requirePkce}
+          disabled={clientType !== 'web'}
           aria-describedby={pkceHintId}
           onChange={(e) => set({ requirePkce: e.currentTarget.checked })}
         />
         <label for={`${pkceHintId}-pkce`}>Require PKCE (S256)</label>
       </div>
       <p class="field-hint check-hint" id={pkceHintId}>
-        {clientType === 'spa'
-          ? 'Always required for single-page apps: they have no secret.'
+        {clientType !== 'web'
+          ? 'Always required for single-page and native apps: they have no secret.'
           : 'Recommended. Turn it off only for a web client that cannot send a code challenge.'}
       </p>
       {errors.requirePkce && <p class="field-error">{errors.requirePkce}</p>}

@@ -3,6 +3,7 @@ import type { Client } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Time } from '../components/time.tsx';
 import { loadDiscovery, type OidcDiscovery } from '../discovery.ts';
+import { AssistantConnectCommands } from './assistant-connect-commands.tsx';
 
 /** What a relying-party developer needs to connect this client, as Sesame applies it right now. */
 export function ClientConnectionInfo({ client }: { client: Client }) {
@@ -76,6 +77,7 @@ export function ClientConnectionInfo({ client }: { client: Client }) {
             </div>
           ))}
       </dl>
+      {client.clientType === 'native' && <AssistantConnectCommands issuer={issuer} clientId={client.clientId} />}
     </section>
   );
 }

@@ -9,7 +9,7 @@ import { can } from '../roles.ts';
 import { useResource } from '../use-resource.ts';
 import { projectPath, type ProjectContext } from './project-context.ts';
 
-export const CLIENT_TYPE_LABEL = { web: 'Web (confidential)', spa: 'Single-page app (public)' } as const;
+export const CLIENT_TYPE_LABEL = { web: 'Web (confidential)', spa: 'Single-page app (public)', native: 'Native app or assistant (public)' } as const;
 
 export function ClientsPanel({ project }: ProjectContext) {
   const clients = useResource(`clients:${project.projectId}`, () =>

@@ -24,7 +24,11 @@ import { projectPath, type ProjectContext } from './project-context.ts';
 
 const TYPE_EXPLANATIONS: Record<ClientType, { title: string; text: string }> = {
   web: { title: 'Web application', text: 'Has a server that keeps a client secret (client_secret_basic). May use refresh tokens.' },
-  spa: { title: 'Single-page or native app', text: 'Runs in the browser or on a device: public, no secret, PKCE always, no refresh tokens.' },
+  spa: { title: 'Single-page app', text: 'Runs in the browser: public, no secret, PKCE always, no refresh tokens.' },
+  native: {
+    title: 'Native app or AI assistant',
+    text: 'Installed on a device (an MCP assistant such as Claude Code): public, no secret, PKCE always; loopback redirect URIs match any port; refresh tokens with offline_access.',
+  },
 };
 
 export function RegisterClientPanel({ project }: ProjectContext) {

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { AnyOperation } from '../api/operation.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** The parts of a request a tool's one flat argument object is split into, in this order. */
+export const REQUEST_PARTS = ['params', 'query', 'body'] as const;
+export type RequestPart = (typeof REQUEST_PARTS)[number];
+
+/** zod 4 -> JSON Schema for what a caller sends, with the same tidying as the OpenAPI documents. */
+export function requestPartSchema(schema: z.ZodType): JsonSchema {
+  return z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+    },
+  }) as JsonSchema;
+}
+
+/** Which argument names belong to which part of the request. */
+export function argumentParts(operation: AnyOperation): Map<string, RequestPart> {
+  const parts = new Map<string, RequestPart>();
+  for (const part of REQUEST_PARTS) {
+    const schema = operation[part] as z.ZodType | undefined;
+    if (!schema) continue;
+    const properties = (requestPartSchema(schema).properties ?? {}) as JsonSchema;
+    for (const name of Object.keys(properties)) {
+      if (parts.has(name)) throw new Error(`${operation.operationId}: the argument ${name} is in both ${parts.get(name)} and ${part}`);
+      parts.set(name, part);
+    }
+  }
+  return parts;
+}
+
+/**
+ * A tool's input schema: one flat object with the path parameters, the query parameters and the
+ * body fields of the operation, each as its request contract says. A name in two parts would be
+ * ambiguous and fails at start.
+ */
+export function operationInputSchema(operation: AnyOperation): JsonSchema {
+  const properties: JsonSchema = {};
+  const required: string[] = [];
+  let defs: JsonSchema = {};
+  argumentParts(operation);
+  for (const part of REQUEST_PARTS) {
+    const schema = operation[part] as z.ZodType | undefined;
+    if (!schema) continue;
+    const { properties: partProperties, required: partRequired, $defs } = requestPartSchema(schema) as { properties?: JsonSchema; required?: string[]; $defs?: JsonSchema };
+    Object.assign(properties, partProperties ?? {});
+    required.push(...(partRequired ?? []));
+    defs = { ...defs, ...($defs ?? {}) };
+  }
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+    ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
+  };
+}

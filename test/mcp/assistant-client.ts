@@ -1,0 +1,99 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { csrfTokenOf, isConsentPage, isLoginPage, OidcUserAgent } from '../helpers/oidc-user-agent.ts';
+
+/**
+ * An assistant's OAuth state as the MCP SDK keeps it: a pre-registered native client (no dynamic
+ * registration), the PKCE verifier, the tokens, and the authorization URL the SDK asked to open.
+ */
+export class PreRegisteredAssistant implements OAuthClientProvider {
+  readonly clientId: string;
+  readonly redirectUrl: string;
+  authorizationUrl: URL | undefined;
+  private verifier = '';
+  private saved: OAuthTokens | undefined;
+
+  constructor(clientId: string, redirectUrl: string) {
+    this.clientId = clientId;
+    this.redirectUrl = redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return { redirect_uris: [this.redirectUrl], client_name: 'Test assistant', grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+
+  clientInformation(): OAuthClientInformationMixed {
+    return { client_id: this.clientId };
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.saved;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens;
+  }
+
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    return this.verifier;
+  }
+}
+
+export const mcpUrl = (issuer: string) => new URL(`${issuer}/mcp`);
+
+export async function connectedClient(issuer: string, provider: PreRegisteredAssistant): Promise<Client> {
+  const client = new Client({ name: 'sesame-test-assistant', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl(issuer), { authProvider: provider }));
+  return client;
+}
+
+/**
+ * The first connection: the SDK discovers everything from the 401, and asks to open the
+ * authorization URL; `signIn` plays the person (browser) and returns the code that reached the
+ * redirect URI; the SDK exchanges it (with `resource`) and connects again.
+ */
+export async function authorizeAndConnect(issuer: string, provider: PreRegisteredAssistant, signIn: (authorizationUrl: URL) => Promise<string>): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(mcpUrl(issuer), { authProvider: provider });
+  const first = new Client({ name: 'sesame-test-assistant', version: '1.0.0' });
+  await first.connect(transport).then(
+    () => {
+      throw new Error('connected without signing in');
+    },
+    (error: Error) => {
+      if (!(error instanceof UnauthorizedError)) throw error;
+    },
+  );
+  if (!provider.authorizationUrl) throw new Error('the SDK did not ask to open an authorization URL');
+  const code = await signIn(provider.authorizationUrl);
+  await transport.finishAuth(code);
+  return connectedClient(issuer, provider);
+}
+
+/** The person, without a real browser: signs in and answers the consent page with the given button. */
+export function signInOverHttp(issuer: string, person: { account: string; password: string }, access: 'requested' | 'read' = 'requested', agent = new OidcUserAgent(issuer)) {
+  return async (authorizationUrl: URL): Promise<string> => {
+    let page = await agent.follow(authorizationUrl.href);
+    for (let step = 0; step < 4 && (isLoginPage(page) || isConsentPage(page)); step += 1) {
+      if (isLoginPage(page)) {
+        const action = /action="(\/interaction\/[^"]+\/login)"/.exec(page.body)![1]!;
+        page = await agent.follow(action, { form: { csrf: csrfTokenOf(page), account: person.account, password: person.password } });
+      } else {
+        const uid = /action="\/interaction\/([^"/]+)\/confirm"/.exec(page.body)![1]!;
+        page = await agent.follow(`/interaction/${uid}/confirm`, { form: { csrf: csrfTokenOf(page), access } });
+      }
+    }
+    const code = page.location ? new URL(page.location).searchParams.get('code') : null;
+    if (!code) throw new Error(`no code: ${page.status} ${page.location ?? ''} ${page.body.slice(0, 300)}`);
+    return code;
+  };
+}

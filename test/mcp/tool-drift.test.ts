@@ -1,0 +1,82 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../../src/app.ts';
+import { renderMcpGuide } from '../../src/mcp/mcp-guide.ts';
+import { buildCatalogue, createMcpServer } from '../../src/mcp/mcp-server.ts';
+import { OPERATIONS_NOT_TOOLS, toolOperations } from '../../src/mcp/tool-operations.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+
+type Schema = Record<string, any>;
+
+/** Replaces every $ref by what it points to, so schemas from two documents compare by content. */
+function resolveRefs(value: unknown, lookup: (ref: string) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => resolveRefs(item, lookup));
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Schema;
+  if (typeof object.$ref === 'string') {
+    const { $ref, ...rest } = object;
+    return { ...(resolveRefs(lookup($ref), lookup) as Schema), ...(resolveRefs(rest, lookup) as Schema) };
+  }
+  return Object.fromEntries(Object.entries(object).filter(([key]) => key !== '$defs').map(([key, inner]) => [key, resolveRefs(inner, lookup)]));
+}
+
+/** The flat input an operation of the Agent API's OpenAPI document takes: its parameters and body fields. */
+function inputFromOpenApi(document: Schema, operation: Schema): { properties: Schema; required: string[] } {
+  const lookup = (ref: string) => document.components.schemas[ref.replace('#/components/schemas/', '')];
+  const properties: Schema = {};
+  const required: string[] = [];
+  for (const parameter of operation.parameters ?? []) {
+    properties[parameter.name] = { ...parameter.schema, ...(parameter.description ? { description: parameter.description } : {}) };
+    if (parameter.required) required.push(parameter.name);
+  }
+  const body = resolveRefs(operation.requestBody?.content['application/json'].schema ?? {}, lookup) as Schema;
+  Object.assign(properties, body.properties ?? {});
+  required.push(...(body.required ?? []));
+  return { properties: resolveRefs(properties, lookup) as Schema, required: required.sort() };
+}
+
+describe('MCP tools and Agent API operations do not drift apart', () => {
+  let ctx: TestContext;
+  let tools: { name: string; inputSchema: Schema }[];
+  let document: Schema;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('sqlite');
+    document = (await ctx.app.inject({ method: 'GET', url: '/api/agent/openapi.json' })).json();
+    // Listed as an administrator holding every scope: nothing is filtered out.
+    const catalogue = buildCatalogue(toolOperations(ctx.config, BODY_LIMIT_BYTES), renderMcpGuide(ctx.config, BODY_LIMIT_BYTES));
+    const actor = { subjectId: 'admin', isAdmin: true, surface: 'mcp' as const, ip: null, viaClientId: 'cli_x', scopes: ['sesame:read', 'sesame:write', 'sesame:admin'] };
+    const server = createMcpServer(catalogue, { actor, signedIn: { user: {} as never, token: '' }, services: ctx.services, request: {} as FastifyRequest, reply: {} as FastifyReply });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'drift', version: '1' });
+    await client.connect(clientSide);
+    tools = (await client.listTools()).tools as typeof tools;
+    await client.close();
+  });
+  afterAll(async () => ctx?.close());
+
+  it('every Agent API operation but login, logout, instructions and openapi is a tool, and no tool exists without an operation', () => {
+    const operationIds = Object.values(document.paths as Record<string, Record<string, Schema>>).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId as string));
+    expect(operationIds.length).toBeGreaterThan(15);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(operationIds.filter((id) => !OPERATIONS_NOT_TOOLS.has(id)).sort());
+  });
+
+  it('each tool takes exactly its operation\'s path, query and body fields, with the same schemas', () => {
+    for (const [, methods] of Object.entries(document.paths as Record<string, Record<string, Schema>>)) {
+      for (const operation of Object.values(methods)) {
+        const tool = tools.find((candidate) => candidate.name === operation.operationId);
+        if (!tool) continue;
+        const expected = inputFromOpenApi(document, operation);
+        const defs = (tool.inputSchema.$defs ?? {}) as Schema;
+        const actual = resolveRefs(tool.inputSchema, (ref) => defs[ref.replace('#/$defs/', '')]) as Schema;
+        expect(actual.type, tool.name).toBe('object');
+        expect(actual.additionalProperties, tool.name).toBe(false);
+        expect(actual.properties, tool.name).toEqual(expected.properties);
+        expect([...(actual.required ?? [])].sort(), tool.name).toEqual(expected.required);
+      }
+    }
+  });
+});

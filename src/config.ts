@@ -26,10 +26,12 @@ const windowSeconds = () => optionalText.pipe(z.coerce.number<string | undefined
  * (invalid_grant and the like) per address and, for an authenticated client, per client: a busy back end
  * exchanging 60 codes and 60 refresh tokens a second sees a few of those a minute (a code used twice, a
  * refresh token raced), not 300. The request and issuance ceilings are off unless an operator sets them.
+ * Account lookups answer whether an account exists: a person adding members needs a few, enumeration thousands.
  */
 export const rateLimitDefaults = {
   signIn: { perAccount: 10, perIp: 100, perAccountIp: 5, windowSeconds: 900 },
   token: { failedAuthPerIp: 20, failuresPerIp: 300, invalidGrantsPerClient: 300, failureWindowSeconds: 60, perClient: 0, perIp: 0, windowSeconds: 60 },
+  lookup: { perSession: 60, perIp: 120, windowSeconds: 900 },
 } as const;
 
 // Named ranges that Fastify's proxy-addr understands.
@@ -91,6 +93,9 @@ const environmentSchema = z.object({
   TOKEN_RATE_PER_CLIENT: limitCount(),
   TOKEN_RATE_PER_IP: limitCount(),
   TOKEN_RATE_WINDOW_SECONDS: windowSeconds(),
+  LOOKUP_RATE_PER_SESSION: limitCount(),
+  LOOKUP_RATE_PER_IP: limitCount(),
+  LOOKUP_RATE_WINDOW_SECONDS: windowSeconds(),
   SIGNING_KEY_REFRESH_SECONDS: windowSeconds(),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// (STARTTLS when the server offers it) or smtps:// (TLS) URL, e.g. smtp://user:password@mail.example.com:587' }).optional()),
   MAIL_FROM: optionalText.refine((v) => v === undefined || /^[^<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(v), 'must be an address, e.g. sesame@example.com or "Sesame <sesame@example.com>"'),
@@ -149,6 +154,11 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
         perClient: env.TOKEN_RATE_PER_CLIENT ?? rateLimitDefaults.token.perClient,
         perIp: env.TOKEN_RATE_PER_IP ?? rateLimitDefaults.token.perIp,
         windowSeconds: env.TOKEN_RATE_WINDOW_SECONDS ?? rateLimitDefaults.token.windowSeconds,
+      },
+      lookup: {
+        perSession: env.LOOKUP_RATE_PER_SESSION ?? rateLimitDefaults.lookup.perSession,
+        perIp: env.LOOKUP_RATE_PER_IP ?? rateLimitDefaults.lookup.perIp,
+        windowSeconds: env.LOOKUP_RATE_WINDOW_SECONDS ?? rateLimitDefaults.lookup.windowSeconds,
       },
     },
   };

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   await migrating.close();
   const { db, engine, close } = openDatabase(config.databaseUrl);
   const operations = createOperations(config);
-  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations) });
+  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations), lookupLimiter: operations.rateLimits.lookup });
   const prepared = await prepareInstance({ config, db, clock: systemClock, services });
   const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets, operations });
   runMailWorker(app, { config, services });

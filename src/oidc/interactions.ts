@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type Provider } from 'oidc-provider';
 import { SCOPES, type Scope } from '../domain/clients.ts';
 import { AppError } from '../errors.ts';
+import { createDeviceCookie } from '../security/device-cookie.ts';
 import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import type { LiveProvider } from './live-provider.ts';
 import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
@@ -36,6 +37,7 @@ const field = (body: FormBody, name: string): string => {
 export async function interactionRoutes(app: FastifyInstance, options: { live: LiveProvider; deps: OidcDeps; issuer: URL }): Promise<void> {
   const { live, deps } = options;
   const cookieKeys = deps.instanceSecrets.cookieKeys;
+  const device = createDeviceCookie({ issuer: options.issuer.href, cookieKeys });
   await app.register(formbody);
   // interactionDetails and interactionResult read the raw request through oidc-provider's Koa.
   app.addHook('onRequest', async (request) => rewriteForwardedHeaders(request, options.issuer));
@@ -119,7 +121,8 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     // A disabled account is refused exactly like a wrong password: authenticate returns null for both.
     let user: Awaited<ReturnType<typeof deps.services.users.authenticate>> = null;
     try {
-      user = account ? await deps.services.users.authenticate(account, field(body, 'password'), { ip: request.ip, surface: 'login_page' }) : null;
+      const deviceSubject = device.subjectOf(request.headers.cookie);
+      user = account ? await deps.services.users.authenticate(account, field(body, 'password'), { ip: request.ip, surface: 'login_page', deviceSubject }) : null;
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
@@ -136,6 +139,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
         failed: true,
       }), [interaction.params.redirect_uri as string]);
     }
+    // Set on the raw response: oidc-provider writes its own cookies there, and Fastify's headers would replace them.
+    const setCookies = reply.raw.getHeader('set-cookie');
+    reply.raw.setHeader('set-cookie', [...(Array.isArray(setCookies) ? setCookies : setCookies === undefined ? [] : [String(setCookies)]), device.issue(user.subjectId)]);
     return finish(request, reply, { login: { accountId: user.subjectId } }, false);
   });
 

@@ -4,8 +4,8 @@ import { createMetricsRegistry } from './metrics-registry.ts';
 export type SignInSurface = 'login_page' | 'agent' | 'management';
 /** `failure`: wrong password or unknown account; `error`: the check itself failed (database down). */
 export type SignInOutcome = 'success' | 'failure' | 'rate_limited' | 'error';
-export type RateLimitedOperation = 'sign_in' | 'token';
-export type RateLimitDimension = 'account' | 'ip' | 'account_ip' | 'client';
+export type RateLimitedOperation = 'sign_in' | 'token' | 'user_lookup';
+export type RateLimitDimension = 'account' | 'ip' | 'account_ip' | 'client' | 'session';
 
 const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
 

@@ -30,7 +30,7 @@ export interface Operations {
 
 /**
  * Built before the services, because the sign-in limiter is part of the sign-in use cases
- * (`createServices({ signInLimiter: operations.rateLimits.signIn })`), and handed to the app,
+ * (`createServices({ signInLimiter: operations.rateLimits.signIn, lookupLimiter: operations.rateLimits.lookup })`), and handed to the app,
  * which serves the same metrics and closes the limits' store when it closes.
  */
 export function createOperations(config: Config, options: { logStream?: DestinationStream } = {}): Operations {

@@ -99,6 +99,14 @@ export function createMemoryStore(options: { now?: () => number } = {}): RateLim
       }
     },
 
+    async peek(key) {
+      return liveCounter(key, now())?.count ?? 0;
+    },
+
+    async remember(key, ttlMs) {
+      counters.set(key, { count: 1, expiresAt: now() + ttlMs });
+    },
+
     async close() {
       clearInterval(sweeper);
       counters.clear();

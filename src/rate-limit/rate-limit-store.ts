@@ -39,5 +39,9 @@ export interface RateLimitStore {
   reserve(rules: LimitRule[], attemptId: string, holdMs: number): Promise<Verdict>;
   /** Ends a hold: a failure counts on every rule; a success counts nothing and may clear keys. */
   settle(rules: LimitRule[], attemptId: string, outcome: SettleOutcome): Promise<void>;
+  /** The live count of a key: failures still inside their window, 1 for a remembered mark, 0 for none. */
+  peek(key: string): Promise<number>;
+  /** Marks a key (count 1) for `ttlMs` from now; marking it again renews it. */
+  remember(key: string, ttlMs: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { limitKeyFactory } from './limit-keys.ts';
 import { createMailRequestLimiter } from './mail-request-limiter.ts';
+import { createLookupLimiter } from './lookup-limiter.ts';
 import { createMemoryStore } from './memory-store.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { createSharedStore, type StoreLogger } from './shared-store.ts';
@@ -16,6 +17,7 @@ export function createRateLimits(config: Pick<Config, 'issuer' | 'redisUrl' | 'r
     signIn: createSignInLimiter({ store, limits: config.rateLimits.signIn, key, metrics: deps.metrics }),
     token: createTokenLimiter({ store, limits: config.rateLimits.token, key, metrics: deps.metrics }),
     mailRequests: createMailRequestLimiter({ store, key }),
+    lookup: createLookupLimiter({ store, limits: config.rateLimits.lookup, key, metrics: deps.metrics }),
     shared: config.redisUrl !== undefined,
     close: () => store.close(),
   };

@@ -124,6 +124,14 @@ export function createRedisStore(redis: Redis): RateLimitStore {
       await settle(keys, [attemptId, outcome.failed ? 1 : 0, ...perRule]);
     },
 
+    async peek(key) {
+      return Number((await redis.get(key)) ?? 0);
+    },
+
+    async remember(key, ttlMs) {
+      await redis.set(key, '1', 'PX', ttlMs);
+    },
+
     async close() {},
   };
 }

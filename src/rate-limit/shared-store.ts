@@ -59,6 +59,8 @@ export function createSharedStore(redisUrl: string, log: StoreLogger): RateLimit
     record: (rules) => withFallback((store) => store.record(rules)),
     reserve: (rules, attemptId, holdMs) => withFallback((store) => store.reserve(rules, attemptId, holdMs)),
     settle: (rules, attemptId, outcome) => withFallback((store) => store.settle(rules, attemptId, outcome)),
+    peek: (key) => withFallback((store) => store.peek(key)),
+    remember: (key, ttlMs) => withFallback((store) => store.remember(key, ttlMs)),
     async close() {
       await local.close();
       await redis.quit().catch(() => redis.disconnect());

@@ -17,17 +17,25 @@ export interface SignInAttempt {
   account: string;
   /**
    * The caller's address as Fastify resolved it (`request.ip`, which honours TRUST_PROXY); null for an
-   * in-process caller with no address, which only the per-account limit counts.
+   * in-process caller with no address, which only the per-account count sees.
    */
   ip: string | null;
   surface: SignInSurface;
+  /**
+   * Whether the browser carries a valid device cookie naming this account's person. Asked only when the
+   * account's failures would slow the attempt, so an ordinary sign-in pays nothing for it.
+   */
+  fromKnownDevice?: (() => Promise<boolean>) | undefined;
 }
 
 export interface SignInLimiter {
   /**
    * Runs `verify` (the password check) under the limits. `verify` resolves to the signed-in
    * user, or null for a wrong password or unknown account, which counts as a failure. Throws
-   * AppError('rate_limited', ..., {retryAfterSeconds}) without calling `verify` when refused.
+   * AppError('rate_limited', ..., {retryAfterSeconds}) without calling `verify` when the address
+   * or the account+address is at its limit; waits (at most a few seconds) first when the account
+   * as a whole is over its limit and the attempt comes from an address or device the person has not
+   * signed in from before.
    */
   attempt<User>(attempt: SignInAttempt, verify: () => Promise<User | null>): Promise<User | null>;
 }
@@ -35,32 +43,60 @@ export interface SignInLimiter {
 /** For callers that are no door to the outside (the command line): every attempt runs, none is counted. */
 export const unlimitedSignIns: SignInLimiter = { attempt: (_attempt, verify) => verify() };
 
+/** The wait before an attempt on an account over its failure limit: doubling from the first, never above the last. */
+export const ACCOUNT_SLOWDOWN_MS = { first: 250, max: 4_000 } as const;
+
+/** How long an address stays "known" for a person after they signed in from it (renewed at each sign-in). */
+export const KNOWN_ADDRESS_DAYS = 90;
+
 // A hold outlives any password check; if its process dies, the hold lapses on its own.
 const HOLD_MS = 30_000;
-// Waiting only happens when attempts in flight could reach a limit; then they settle in milliseconds.
-const MAX_WAIT_MS = 10_000;
+// Everything an attempt may wait, the account slowdown included, stays well under 10 s. Waiting for
+// attempts in flight only happens when they could reach an address limit; they settle in milliseconds.
+const MAX_WAIT_MS = 8_000;
 
 /**
- * Password sign-in limits: failures per account, per IP and per account+IP. An attempt holds
- * a place before the password is checked, so 50 parallel wrong passwords cannot slip past a
- * limit of 5; only failures count, so correct sign-ins are never refused. A success clears the
- * account+IP count (that person got it right) but not the IP's or the account's.
+ * The slowdown for an attempt on an account that has failed `failures` times in the window: none
+ * below `limit`, then 250 ms, 500 ms, 1 s, 2 s and 4 s from there on.
+ */
+export function accountSlowdownMs(failures: number, limit: number): number {
+  if (limit <= 0 || failures < limit) return 0;
+  const excess = Math.min(failures - limit, 16);
+  return Math.min(ACCOUNT_SLOWDOWN_MS.max, ACCOUNT_SLOWDOWN_MS.first * 2 ** excess);
+}
+
+/**
+ * Password sign-in limits. Failures per address and per account+address refuse (429) once at their
+ * limit: an attempt holds a place before the password is checked, so 50 parallel wrong passwords
+ * cannot slip past a limit of 5. Failures per account never refuse, since anyone can send wrong
+ * passwords for anyone's account: beyond their limit they slow attempts down (ACCOUNT_SLOWDOWN_MS),
+ * except from an address that signed in as that account before or a browser with that person's
+ * device cookie. Only failures count, so correct sign-ins are never refused. A success clears the
+ * account+address count (that person got it right) but not the address's or the account's.
  */
 export function createSignInLimiter(deps: { store: RateLimitStore; limits: SignInLimits; key: (name: string, ...parts: string[]) => string; metrics: Metrics }): SignInLimiter {
   const { store, limits, key, metrics } = deps;
   const windowMs = limits.windowSeconds * 1000;
+  const knownForMs = KNOWN_ADDRESS_DAYS * 86_400_000;
 
-  function rulesFor(attempt: SignInAttempt): { rules: LimitRule[]; dimensions: RateLimitDimension[]; accountIpKey: string | null } {
-    const account = normalizeAccount(attempt.account);
-    const candidates: [RateLimitDimension, LimitRule][] = [['account', { key: key('signin-account', account), limit: limits.perAccount, windowMs }]];
+  function rulesFor(account: string, address: string | null) {
+    const accountRule: LimitRule | null = limits.perAccount > 0 ? { key: key('signin-account', account), limit: limits.perAccount, windowMs } : null;
+    const candidates: [RateLimitDimension, LimitRule][] = [];
     let accountIpKey: string | null = null;
-    if (attempt.ip !== null) {
-      const address = addressKey(attempt.ip);
+    if (address !== null) {
       accountIpKey = key('signin-account-ip', account, address);
       candidates.push(['ip', { key: key('signin-ip', address), limit: limits.perIp, windowMs }], ['account_ip', { key: accountIpKey, limit: limits.perAccountIp, windowMs }]);
     }
     const enabled = candidates.filter(([, rule]) => rule.limit > 0);
-    return { rules: enabled.map(([, rule]) => rule), dimensions: enabled.map(([dimension]) => dimension), accountIpKey };
+    return { accountRule, refusing: enabled.map(([, rule]) => rule), dimensions: enabled.map(([dimension]) => dimension), accountIpKey };
+  }
+
+  async function slowdownMs(attempt: SignInAttempt, accountRule: LimitRule, knownAddressKey: string | null): Promise<number> {
+    const delay = accountSlowdownMs(await store.peek(accountRule.key), accountRule.limit);
+    if (delay === 0) return 0;
+    if (knownAddressKey !== null && (await store.peek(knownAddressKey)) > 0) return 0;
+    if (attempt.fromKnownDevice && (await attempt.fromKnownDevice())) return 0;
+    return delay;
   }
 
   function refuse(attempt: SignInAttempt, dimension: RateLimitDimension, retryAfterMs: number): never {
@@ -72,29 +108,39 @@ export function createSignInLimiter(deps: { store: RateLimitStore; limits: SignI
 
   return {
     async attempt<User>(attempt: SignInAttempt, verify: () => Promise<User | null>): Promise<User | null> {
-      const { rules, dimensions, accountIpKey } = rulesFor(attempt);
-      const attemptId = randomUUID();
       const deadline = Date.now() + MAX_WAIT_MS;
+      const account = normalizeAccount(attempt.account);
+      const address = attempt.ip === null ? null : addressKey(attempt.ip);
+      const knownAddressKey = address === null ? null : key('signin-known-address', account, address);
+      const { accountRule, refusing, dimensions, accountIpKey } = rulesFor(account, address);
+
+      if (accountRule) {
+        const delay = await slowdownMs(attempt, accountRule, knownAddressKey);
+        if (delay > 0) await sleep(delay);
+      }
+
+      const attemptId = randomUUID();
       for (let pause = 2; ; pause = Math.min(pause * 2, 20)) {
-        const verdict = await store.reserve(rules, attemptId, HOLD_MS);
+        const verdict = await store.reserve(refusing, attemptId, HOLD_MS);
         if (verdict.outcome === 'allowed') break;
-        if (verdict.outcome === 'refused') refuse(attempt, dimensions[verdict.ruleIndex] ?? 'account', verdict.retryAfterMs);
-        if (Date.now() >= deadline) refuse(attempt, 'account', 1000);
+        if (verdict.outcome === 'refused') refuse(attempt, dimensions[verdict.ruleIndex] ?? 'ip', verdict.retryAfterMs);
+        if (Date.now() >= deadline) refuse(attempt, dimensions.at(-1) ?? 'ip', 1000);
         await sleep(pause + Math.random() * pause);
       }
 
+      const settled = accountRule ? [...refusing, accountRule] : refusing;
       let user: User | null;
       try {
         user = await verify();
       } catch (error) {
-        await store.settle(rules, attemptId, { failed: false, clearKeys: [] });
+        await store.settle(settled, attemptId, { failed: false, clearKeys: [] });
         metrics.recordSignIn(attempt.surface, 'error');
         throw error;
       }
-      await store.settle(rules, attemptId, { failed: user === null, clearKeys: user === null || accountIpKey === null ? [] : [accountIpKey] });
+      await store.settle(settled, attemptId, { failed: user === null, clearKeys: user === null || accountIpKey === null ? [] : [accountIpKey] });
+      if (user !== null && knownAddressKey !== null) await store.remember(knownAddressKey, knownForMs);
       metrics.recordSignIn(attempt.surface, user === null ? 'failure' : 'success');
       return user;
     },
   };
 }
-

@@ -35,11 +35,24 @@ describe.each(TEST_ENGINES)('audit log listing on %s', (engine) => {
       targetId: project.projectId,
       before: { description: '' },
       after: { description: 'audited' },
-      ip: '192.0.2.7',
+      // A viewer reads what was done and by whom, but not from where.
+      ip: null,
     });
     for (const entry of entries.slice(1)) expect(entry.at).toBeLessThanOrEqual(entries[entries.indexOf(entry) - 1]!.at);
     const text = JSON.stringify(entries);
     for (const value of secretValue.split(' ')) expect(text).not.toContain(value);
+  });
+
+  it('shows the addresses people acted from to the project\'s owner and administrators only', async () => {
+    const addressesSeenBy = async (role: 'owner' | 'admin' | 'maintainer' | 'viewer') =>
+      (await ctx.services.audit.listAuditLogs(cast[role], project.projectId, { limit: 200 })).map((entry) => entry.ip);
+    const withAddresses = await addressesSeenBy('owner');
+    expect(withAddresses).toContain('192.0.2.7');
+    expect(await addressesSeenBy('admin')).toEqual(withAddresses);
+    for (const role of ['maintainer', 'viewer'] as const) expect(await addressesSeenBy(role)).toEqual(withAddresses.map(() => null));
+    const paged = await ctx.services.audit.listAuditLogs(cast.viewer, project.projectId, { before: { auditId: (await ctx.services.audit.listAuditLogs(cast.owner, project.projectId, { limit: 1 }))[0]!.auditId } });
+    expect(paged.length).toBeGreaterThan(0);
+    expect(paged.every((entry) => entry.ip === null)).toBe(true);
   });
 
   it('pages with limit and before', async () => {

@@ -25,18 +25,23 @@ function checkQuery(query: AuditLogQuery): number {
 
 export function createAuditLogService({ store }: ServiceDeps) {
   return {
-    /** A project's audit trail, newest first; every member (viewer included) and administrators may read it. */
+    /**
+     * A project's audit trail, newest first; every member (viewer included) and administrators may read it.
+     * The addresses people acted from are personal data: only the project's owner and administrators see
+     * them; the entries a viewer or maintainer reads carry `ip: null`.
+     */
     async listAuditLogs(actor: Actor, projectId: string, query: AuditLogQuery = {}): Promise<AuditLogEntry[]> {
-      await resolveProjectAccess(store.repos, actor, projectId);
+      const access = await resolveProjectAccess(store.repos, actor, projectId);
+      const shown = (entries: AuditLogEntry[]) => (actor.isAdmin || access.role === 'owner' ? entries : entries.map((entry) => ({ ...entry, ip: null })));
       const limit = checkQuery(query);
       const auditLog = store.repos.auditLog;
       const before = query.before;
       if (before && 'auditId' in before) {
         const position = await auditLog.positionInProject(projectId, before.auditId);
         if (!position) throw new AppError('invalid_request', 'The audit log query is invalid.', { fieldErrors: { before: 'no entry of this project has this auditId' } });
-        return auditLog.listForProject(projectId, { limit, before: { position } });
+        return shown(await auditLog.listForProject(projectId, { limit, before: { position } }));
       }
-      return auditLog.listForProject(projectId, { limit, before });
+      return shown(await auditLog.listForProject(projectId, { limit, before }));
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/clock.ts';
 import type { MailRequestLimiter } from '../rate-limit/mail-request-limiter.ts';
+import type { LookupLimiter } from '../rate-limit/lookup-limiter.ts';
 import type { SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Store } from '../storage/store.ts';
 
@@ -8,6 +9,8 @@ export interface ServiceDeps {
   clock: Clock;
   /** Applied inside the sign-in use cases, so every surface that signs a person in is limited alike. */
   signInLimiter: SignInLimiter;
+  /** Applied inside the account lookup, so no surface can enumerate accounts around it. */
+  lookupLimiter: LookupLimiter;
   /** Absent or disabled: Sesame sends no mail, and the features that need it say so. */
   mail?: MailSettings;
 }

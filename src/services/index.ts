@@ -3,6 +3,7 @@ import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
 import { createClientService } from './clients.ts';
 import type { Clock } from '../domain/clock.ts';
+import { unlimitedLookups, type LookupLimiter } from '../rate-limit/lookup-limiter.ts';
 import { unlimitedSignIns, type SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import { createStore } from '../storage/store.ts';
@@ -19,7 +20,7 @@ import { createUserService } from './users.ts';
 
 /**
  * Every use case, shared by the Agent API, the Management API, the CLI and start-up. A server passes
- * its sign-in limiter; without one (the command line) sign-ins are not limited.
+ * its sign-in and lookup limiters; without them (the command line) nothing is limited.
  */
 export function createServices({
   db,
@@ -27,15 +28,17 @@ export function createServices({
   clock,
   signInLimiter = unlimitedSignIns,
   mail,
+  lookupLimiter = unlimitedLookups,
 }: {
   db: Db;
   engine: Engine;
   clock: Clock;
   signInLimiter?: SignInLimiter;
+  lookupLimiter?: LookupLimiter;
   /** Absent: no mail (invitations, resets and verification say so). */
   mail?: MailSettings | undefined;
 }) {
-  const deps = { store: createStore(db, engine), clock, signInLimiter, ...(mail ? { mail } : {}) };
+  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, ...(mail ? { mail } : {}) };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),

@@ -3,6 +3,7 @@ import type { Actor } from '../domain/actor.ts';
 import type { DeadLinkReason } from '../domain/account-links.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
+import { endEverySessionOf } from './end-sessions.ts';
 import type { ServiceDeps } from './deps.ts';
 import { openAccountLink, requireMail } from './mail/account-links.ts';
 import { passwordProblem } from '../domain/passwords.ts';
@@ -72,8 +73,7 @@ export function createPasswordResetService({ store, clock, mail }: ServiceDeps) 
         if (!(await repos.accountLinks.markUsed(opened.link.linkId, now))) return { dead: 'used' as const };
         const { user } = opened;
         await repos.users.setPasswordHash(user.subjectId, passwordHash, now);
-        await repos.sessions.revokeAllOf(user.subjectId, now);
-        await repos.oidcPayloads.revokeAllForAccount(user.subjectId);
+        await endEverySessionOf(repos, user.subjectId, now);
         const actor: Actor = { subjectId: user.subjectId, isAdmin: false, surface: 'console', ip: from.ip };
         await writeAudit(repos, clock, actor, { action: 'user.password_reset_by_link', targetType: 'user', targetId: user.subjectId });
         await queueSecurityNotice(repos, clock, mail, user, 'password_changed');

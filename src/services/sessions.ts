@@ -36,8 +36,9 @@ export function createSessionService(deps: ServiceDeps) {
 
   return {
     /** Password sign-in to the console or the Agent API, under the sign-in failure limits (429 rate_limited). */
-    async login(account: string, password: string, options: { kind: SessionKind; ip: string | null }): Promise<LoginResult> {
-      const user = await users.authenticate(account, password, { ip: options.ip, surface: options.kind === 'agent' ? 'agent' : 'management' });
+    async login(account: string, password: string, options: { kind: SessionKind; ip: string | null; deviceSubject?: string | null }): Promise<LoginResult> {
+      const surface = options.kind === 'agent' ? 'agent' : 'management';
+      const user = await users.authenticate(account, password, { ip: options.ip, surface, deviceSubject: options.deviceSubject });
       // One answer whatever was wrong: unknown account, wrong password or disabled account.
       if (!user) throw new AppError('invalid_credentials', 'The account or password is wrong, or the account is disabled. Check both and try again.');
       const token = newSecretValue();

@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
 import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
+import { endEverySessionOf } from './end-sessions.ts';
 import { hashPassword, NO_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 import { issueAccountLink, requireMail } from './mail/account-links.ts';
@@ -19,6 +20,8 @@ export type { User };
 export interface SignInSource {
   ip: string | null;
   surface: SignInSurface;
+  /** The person a valid device cookie of this browser names (src/security/device-cookie.ts), if any. */
+  deviceSubject?: string | null | undefined;
 }
 
 export interface NewUser {
@@ -81,7 +84,8 @@ function checkPassword(password: string): void {
   if (problem) throw new AppError('invalid_request', `The password ${problem}.`, { fieldErrors: { password: problem } });
 }
 
-export function createUserService({ store, clock, signInLimiter, mail }: ServiceDeps) {
+
+export function createUserService({ store, clock, signInLimiter, lookupLimiter, mail }: ServiceDeps) {
   const { users } = store.repos;
 
   async function requireUser(subjectId: string): Promise<User> {
@@ -154,10 +158,14 @@ export function createUserService({ store, clock, signInLimiter, mail }: Service
     /**
      * The password check of every sign-in, under the sign-in failure limits: the user when the account
      * exists, is active and the password matches, otherwise null. Throws 429 rate_limited, without
-     * checking the password, once the account, the address or both have failed too often.
+     * checking the password, once the address or the account from this address has failed too often;
+     * an account that failed too often from anywhere is only slowed down, and not at all from an
+     * address or a browser (device cookie) its person signed in from before.
      */
     async authenticate(account: string, password: string, from: SignInSource): Promise<User | null> {
-      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface }, () => verifyCredentials(account, password));
+      const { deviceSubject } = from;
+      const fromKnownDevice = deviceSubject ? async () => (await users.findByAccount(account))?.subjectId === deviceSubject : undefined;
+      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface, fromKnownDevice }, () => verifyCredentials(account, password));
     },
 
     async getUser(subjectId: string): Promise<User | null> {
@@ -169,9 +177,14 @@ export function createUserService({ store, clock, signInLimiter, mail }: Service
       return (await users.findByAccount(account)) ?? null;
     },
 
-    /** Exact account lookup for adding members; any signed-in user may look up an active account. */
-    async lookupUser(actor: Actor, account: string): Promise<User> {
+    /**
+     * Exact account lookup for adding members; any signed-in user may look up an active account, a limited
+     * number of times per session and per address (429 rate_limited), so account names cannot be enumerated.
+     * `session` is the caller's session token (only its digest is counted); null counts per address only.
+     */
+    async lookupUser(actor: Actor, account: string, from: { session: string | null } = { session: null }): Promise<User> {
       if (!actor.subjectId && !actor.isAdmin) throw new AppError('login_required', 'Sign in first.');
+      await lookupLimiter.admit({ session: from.session, ip: actor.ip });
       const user = await users.findByAccount(account);
       if (!user || user.status !== 'active') throw new AppError('not_found', `No active user has the account ${account}.`);
       return user;
@@ -206,8 +219,9 @@ export function createUserService({ store, clock, signInLimiter, mail }: Service
           ...(changes.isAdmin !== undefined ? { isAdmin: changes.isAdmin } : {}),
         };
         await repos.users.update(subjectId, profile, now);
-        // A disabled account keeps no live console or agent session.
-        if (changes.status === 'disabled') await repos.sessions.revokeAllOf(subjectId, now);
+        // A disabled account keeps nothing alive: no console or agent session, and no OIDC session, grant,
+        // code or token, so re-enabling it later brings none of them back.
+        if (changes.status === 'disabled') await endEverySessionOf(repos, subjectId, now);
         const after: User = { ...before, ...profile, updatedAt: now };
         await writeAudit(repos, clock, actor, { action: 'user.update', targetType: 'user', targetId: subjectId, before: auditedFields(before), after: auditedFields(after) });
         return after;
@@ -222,7 +236,7 @@ export function createUserService({ store, clock, signInLimiter, mail }: Service
       await store.transaction(async (repos) => {
         const now = clock.now();
         await repos.users.setPasswordHash(subjectId, passwordHash, now);
-        await repos.sessions.revokeAllOf(subjectId, now);
+        await endEverySessionOf(repos, subjectId, now);
         await writeAudit(repos, clock, actor, { action: 'user.password_reset', targetType: 'user', targetId: subjectId });
         await queueSecurityNotice(repos, clock, mail, user, 'password_changed');
       });

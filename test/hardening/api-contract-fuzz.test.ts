@@ -9,6 +9,7 @@ import type { AnyOperation, HttpMethod } from '../../src/api/operation.ts';
 import { sharedOperations } from '../../src/api/operations/index.ts';
 import type { Actor } from '../../src/domain/actor.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
+import { createDeviceCookie } from '../../src/security/device-cookie.ts';
 import type { ApiResponse } from '../api/helpers/api-clients.ts';
 import { createAgentClient, createConsoleClient, type AgentClient, type ConsoleClient } from '../api/helpers/api-clients.ts';
 import { createOpenApiChecker, type OpenApiChecker } from '../api/helpers/openapi-checker.ts';
@@ -58,7 +59,7 @@ const toTarget = (surface: Surface, operation: AnyOperation): FuzzTarget => ({
 // The discovery documents are built inside the surfaces' registration; they take no input at all.
 const discovery = (surface: Surface, operationId: string, path: string): FuzzTarget => ({ surface, operationId, method: 'GET', path, access: 'public' });
 
-const consoleAuth = consoleAuthOperations(createConsoleCookies('http://localhost:3000'), createCsrfTokens(['k'.repeat(32)]));
+const consoleAuth = consoleAuthOperations(createConsoleCookies('http://localhost:3000'), createCsrfTokens(['k'.repeat(32)]), createDeviceCookie({ issuer: 'http://localhost:3000', cookieKeys: ['k'.repeat(32)] }));
 const CATALOG: FuzzTarget[] = [
   discovery('agent', 'getInstructions', '/instructions'),
   discovery('agent', 'getOpenApiDocument', '/openapi.json'),

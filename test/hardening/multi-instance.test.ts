@@ -44,7 +44,7 @@ describe.skipIf(!redisUp || !TEST_ENGINES.includes('postgres'))('two Sesame proc
     const ports = [await freePort(), await freePort()];
     // One issuer for both, as behind a load balancer; here it is the second instance's address.
     issuer = `http://127.0.0.1:${ports[1]!}`;
-    const env = { ...SHARED_SECRETS, OIDC_ISSUER: issuer, REDIS_URL: TEST_REDIS_URL, SIGNIN_MAX_FAILURES_PER_ACCOUNT: '4', SIGNING_KEY_REFRESH_SECONDS: String(KEY_REFRESH_SECONDS) };
+    const env = { ...SHARED_SECRETS, OIDC_ISSUER: issuer, REDIS_URL: TEST_REDIS_URL, SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '4', SIGNING_KEY_REFRESH_SECONDS: String(KEY_REFRESH_SECONDS) };
     one = await startSesame({ databaseUrl: database.url, port: ports[0]!, env });
     other = await startSesame({ databaseUrl: database.url, port: ports[1]!, env });
     opened = openDatabase(database.url);
@@ -140,7 +140,7 @@ describe.skipIf(!redisUp || !TEST_ENGINES.includes('postgres'))('two Sesame proc
       expect(response.body.error).toBe('rate_limited');
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    // Both instances hold the account now, the right password included.
+    // Both instances hold the account at this address now, the right password included.
     for (const instance of [one, other]) expect((await agentOver(instance.url).call('POST', '/auth/login', { account, password: PERSON_PASSWORD })).status).toBe(429);
   });
 

@@ -141,6 +141,31 @@ describe.each(kinds)('rate limit store: $name', (kind) => {
     await sleep(250);
     expect((await store.reserve([limited], 'next', 200)).outcome).toBe('allowed');
   });
+
+  test('peek reads a live count without counting; settled failures show in it until the window ends', async () => {
+    const store = kind.make();
+    const counted = rule(5, 200);
+    expect(await store.peek(counted.key)).toBe(0);
+    await store.settle([counted], 'a', { failed: true, clearKeys: [] });
+    await store.settle([counted], 'b', { failed: true, clearKeys: [] });
+    expect(await store.peek(counted.key)).toBe(2);
+    expect(await store.peek(counted.key)).toBe(2);
+    await sleep(250);
+    expect(await store.peek(counted.key)).toBe(0);
+  });
+
+  test('remember marks a key for a while; marking again renews it', async () => {
+    const store = kind.make();
+    const { key } = rule(1);
+    await store.remember(key, 300);
+    expect(await store.peek(key)).toBe(1);
+    await sleep(200);
+    await store.remember(key, 300);
+    await sleep(200);
+    expect(await store.peek(key)).toBe(1);
+    await sleep(200);
+    expect(await store.peek(key)).toBe(0);
+  });
 });
 
 describe.skipIf(!redisUp)('rate limit store: two Redis connections (two instances)', () => {

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { AppError } from '../../src/errors.ts';
 import { createMetrics } from '../../src/ops/metrics.ts';
 import { createRateLimits, type RateLimits } from '../../src/rate-limit/rate-limits.ts';
+import { ACCOUNT_SLOWDOWN_MS, accountSlowdownMs } from '../../src/rate-limit/sign-in-limiter.ts';
 import { redisReachable, TEST_REDIS_URL } from './helpers/redis.ts';
 
 const redisUp = await redisReachable();
@@ -47,14 +48,14 @@ describe.each([
 ])('sign-in limiter over $store', ({ store, available }) => {
   const test = it.skipIf(!available);
 
-  test('50 parallel wrong passwords for one account are held to the limit, with Retry-After', async () => {
-    const { limits, metrics } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '5' });
+  test('50 parallel wrong passwords for one account from one address are held to the limit, with Retry-After', async () => {
+    const { limits, metrics } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '5' });
     const account = `victim-${randomUUID()}`;
     let checked = 0;
     const outcomes = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
+      Array.from({ length: 50 }, () =>
         refusal(
-          limits.signIn.attempt({ account, ip: `198.51.100.${i}`, surface: 'agent' }, async () => {
+          limits.signIn.attempt({ account, ip: '198.51.100.1', surface: 'agent' }, async () => {
             checked += 1;
             return slowCheck(null)();
           }),
@@ -72,16 +73,79 @@ describe.each([
     }
     expect(metrics.signInCount('agent', 'failure')).toBe(5);
     expect(metrics.signInCount('agent', 'rate_limited')).toBe(45);
-    expect(metrics.refusalCount('sign_in', 'account')).toBe(45);
+    expect(metrics.refusalCount('sign_in', 'account_ip')).toBe(45);
+  });
+
+  test('a stranger\'s 50 wrong passwords from 50 addresses refuse nobody: the owner\'s known address and device are not slowed, an unknown address is slowed under 10 s', async () => {
+    const { limits, metrics } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '10' });
+    const account = `owner-${randomUUID()}`;
+    const home = '192.0.2.50';
+    expect(await limits.signIn.attempt({ account, ip: home, surface: 'login_page' }, slowCheck(user, 0))).toBe(user);
+
+    let checked = 0;
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        refusal(
+          limits.signIn.attempt({ account, ip: `198.51.100.${i + 1}`, surface: 'agent' }, async () => {
+            checked += 1;
+            return slowCheck(null)();
+          }),
+        ),
+      ),
+    );
+    expect(outcomes.filter((error) => error !== undefined)).toEqual([]);
+    expect(checked).toBe(50);
+
+    const timed = async (attempt: Parameters<typeof limits.signIn.attempt>[0]) => {
+      const started = performance.now();
+      const result = await limits.signIn.attempt(attempt, slowCheck(user, 0));
+      return { result, ms: performance.now() - started };
+    };
+    const fromHome = await timed({ account, ip: home, surface: 'login_page' });
+    expect(fromHome.result).toBe(user);
+    expect(fromHome.ms).toBeLessThan(ACCOUNT_SLOWDOWN_MS.first);
+
+    let deviceAsked = 0;
+    const withDevice = await timed({ account, ip: '203.0.113.80', surface: 'login_page', fromKnownDevice: async () => (deviceAsked += 1) > 0 });
+    expect(withDevice.result).toBe(user);
+    expect(withDevice.ms).toBeLessThan(ACCOUNT_SLOWDOWN_MS.first);
+    expect(deviceAsked).toBe(1);
+
+    const stranger = await timed({ account, ip: '203.0.113.81', surface: 'agent', fromKnownDevice: async () => false });
+    expect(stranger.result).toBe(user);
+    expect(stranger.ms).toBeGreaterThanOrEqual(ACCOUNT_SLOWDOWN_MS.max - 50);
+    expect(stranger.ms).toBeLessThan(10_000);
+    expect(metrics.signInCount('agent', 'rate_limited') + metrics.signInCount('login_page', 'rate_limited')).toBe(0);
+  });
+
+  test('a correct sign-in makes its address known to that account only', async () => {
+    const { limits } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '1' });
+    const [known, other] = [`known-${randomUUID()}`, `other-${randomUUID()}`];
+    const office = '192.0.2.60';
+    await limits.signIn.attempt({ account: known, ip: office, surface: 'agent' }, slowCheck(user, 0));
+    for (const account of [known, other]) await limits.signIn.attempt({ account, ip: '198.51.100.60', surface: 'agent' }, slowCheck(null, 0));
+    const started = performance.now();
+    await limits.signIn.attempt({ account: known, ip: office, surface: 'agent' }, slowCheck(user, 0));
+    expect(performance.now() - started).toBeLessThan(ACCOUNT_SLOWDOWN_MS.first);
+    const slowed = performance.now();
+    await limits.signIn.attempt({ account: other, ip: office, surface: 'agent' }, slowCheck(user, 0));
+    expect(performance.now() - slowed).toBeGreaterThanOrEqual(ACCOUNT_SLOWDOWN_MS.first - 20);
   });
 
   test('account names differing only in case share one count', async () => {
-    const { limits } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+    const { limits } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '2' });
     const account = `Mixed-${randomUUID()}`;
     await limits.signIn.attempt({ account, ip: '198.51.100.1', surface: 'agent' }, slowCheck(null, 0));
-    await limits.signIn.attempt({ account: account.toUpperCase(), ip: '198.51.100.2', surface: 'agent' }, slowCheck(null, 0));
-    const error = await refusal(limits.signIn.attempt({ account: account.toLowerCase(), ip: '198.51.100.3', surface: 'agent' }, slowCheck(null, 0)));
+    await limits.signIn.attempt({ account: account.toUpperCase(), ip: '198.51.100.1', surface: 'agent' }, slowCheck(null, 0));
+    const error = await refusal(limits.signIn.attempt({ account: account.toLowerCase(), ip: '198.51.100.1', surface: 'agent' }, slowCheck(null, 0)));
     expect(error?.code).toBe('rate_limited');
+
+    const { limits: perAccount } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+    await perAccount.signIn.attempt({ account, ip: '198.51.100.1', surface: 'agent' }, slowCheck(null, 0));
+    await perAccount.signIn.attempt({ account: account.toUpperCase(), ip: '198.51.100.2', surface: 'agent' }, slowCheck(null, 0));
+    const started = performance.now();
+    expect(await perAccount.signIn.attempt({ account: account.toLowerCase(), ip: '198.51.100.3', surface: 'agent' }, slowCheck(null, 0))).toBeNull();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(ACCOUNT_SLOWDOWN_MS.first - 20);
   });
 
   test('correct sign-ins are never refused, however many and however parallel', async () => {
@@ -116,9 +180,12 @@ describe.each([
     await limits.signIn.attempt(here, slowCheck(null, 0));
     // account+IP is at 2 now (reset by the success), so this one is refused by it...
     expect((await refusal(limits.signIn.attempt(here, slowCheck(user, 0))))?.code).toBe('rate_limited');
-    // ...while the account as a whole has 3 failures and allows one more from elsewhere.
+    // ...while the account as a whole keeps its 3 failures: one more from elsewhere reaches its limit,
+    // and the next attempt from an address it never signed in from is slowed, not refused.
     await limits.signIn.attempt({ ...here, ip: '192.0.2.11' }, slowCheck(null, 0));
-    expect((await refusal(limits.signIn.attempt({ ...here, ip: '192.0.2.12' }, slowCheck(user, 0))))?.code).toBe('rate_limited');
+    const started = performance.now();
+    expect(await limits.signIn.attempt({ ...here, ip: '192.0.2.12' }, slowCheck(user, 0))).toBe(user);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(ACCOUNT_SLOWDOWN_MS.first - 20);
   });
 
   test('a check that throws (database down) counts as nothing', async () => {
@@ -131,14 +198,18 @@ describe.each([
     expect(metrics.signInCount('agent', 'error')).toBe(3);
   });
 
-  test('an attempt with no address (an in-process caller) counts toward its account only', async () => {
+  test('an attempt with no address (an in-process caller) counts toward its account only, which slows and never refuses', async () => {
     const { limits, metrics } = limitsFor(store, { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2', SIGNIN_MAX_FAILURES_PER_IP: '1', SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '1' });
     const account = `no-address-${randomUUID()}`;
     expect(await limits.signIn.attempt({ account, ip: null, surface: 'management' }, slowCheck(null, 0))).toBeNull();
     expect(await limits.signIn.attempt({ account, ip: null, surface: 'management' }, slowCheck(null, 0))).toBeNull();
-    expect((await refusal(limits.signIn.attempt({ account, ip: null, surface: 'management' }, slowCheck(user, 0))))?.code).toBe('rate_limited');
-    expect(metrics.refusalCount('sign_in', 'account')).toBe(1);
+    const started = performance.now();
+    expect(await limits.signIn.attempt({ account, ip: null, surface: 'management' }, slowCheck(user, 0))).toBe(user);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(ACCOUNT_SLOWDOWN_MS.first - 20);
+    expect(metrics.signInCount('management', 'rate_limited')).toBe(0);
+    const fresh = performance.now();
     expect(await limits.signIn.attempt({ account: `other-${randomUUID()}`, ip: null, surface: 'management' }, slowCheck(user, 0))).toBe(user);
+    expect(performance.now() - fresh).toBeLessThan(ACCOUNT_SLOWDOWN_MS.first);
   });
 
   test('a limit set to 0 is off', async () => {
@@ -181,8 +252,8 @@ describe.each([
 describe.skipIf(!redisUp)('sign-in limiter: two instances sharing Redis', () => {
   it('share the failure count: parallel wrong passwords through both are held to one limit', async () => {
     const issuer = `https://shared-${randomUUID()}.example.test`;
-    const first = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '6' }, issuer).limits;
-    const second = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '6' }, issuer).limits;
+    const first = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '6' }, issuer).limits;
+    const second = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '6' }, issuer).limits;
     expect(first.shared && second.shared).toBe(true);
     const account = `shared-${randomUUID()}`;
     let checked = 0;
@@ -191,32 +262,57 @@ describe.skipIf(!redisUp)('sign-in limiter: two instances sharing Redis', () => 
       return slowCheck(null)();
     };
     const outcomes = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => refusal((i % 2 === 0 ? first : second).signIn.attempt({ account, ip: `198.51.100.${i}`, surface: 'agent' }, check))),
+      Array.from({ length: 40 }, (_, i) => refusal((i % 2 === 0 ? first : second).signIn.attempt({ account, ip: '198.51.100.1', surface: 'agent' }, check))),
     );
     expect(checked).toBe(6);
     expect(outcomes.filter((error) => error?.code === 'rate_limited')).toHaveLength(34);
   });
 
+  it('share the account count and the known addresses: one instance slows what the other saw fail, and spares what it saw sign in', async () => {
+    const issuer = `https://shared-${randomUUID()}.example.test`;
+    const first = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2' }, issuer).limits;
+    const second = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2' }, issuer).limits;
+    const account = `shared-known-${randomUUID()}`;
+    await first.signIn.attempt({ account, ip: '192.0.2.70', surface: 'login_page' }, slowCheck(user, 0));
+    for (let i = 0; i < 2; i += 1) await first.signIn.attempt({ account, ip: `198.51.100.${70 + i}`, surface: 'agent' }, slowCheck(null, 0));
+    const known = performance.now();
+    expect(await second.signIn.attempt({ account, ip: '192.0.2.70', surface: 'agent' }, slowCheck(user, 0))).toBe(user);
+    expect(performance.now() - known).toBeLessThan(ACCOUNT_SLOWDOWN_MS.first);
+    const unknown = performance.now();
+    expect(await second.signIn.attempt({ account, ip: '192.0.2.71', surface: 'agent' }, slowCheck(user, 0))).toBe(user);
+    expect(performance.now() - unknown).toBeGreaterThanOrEqual(ACCOUNT_SLOWDOWN_MS.first - 20);
+  });
+
   it('keeps deployments with different issuers apart on one Redis', async () => {
     const account = `tenant-${randomUUID()}`;
-    const first = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '1' }, `https://a-${randomUUID()}.example.test`).limits;
-    const second = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '1' }, `https://b-${randomUUID()}.example.test`).limits;
+    const first = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '1' }, `https://a-${randomUUID()}.example.test`).limits;
+    const second = limitsFor('redis', { SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '1' }, `https://b-${randomUUID()}.example.test`).limits;
     await first.signIn.attempt({ account, ip: '192.0.2.1', surface: 'agent' }, slowCheck(null, 0));
+    expect((await refusal(first.signIn.attempt({ account, ip: '192.0.2.1', surface: 'agent' }, slowCheck(user, 0))))?.code).toBe('rate_limited');
     expect(await second.signIn.attempt({ account, ip: '192.0.2.1', surface: 'agent' }, slowCheck(user, 0))).toBe(user);
   });
 });
 
 describe('sign-in limiter with REDIS_URL pointing at nothing', () => {
   it('still limits, counting in this instance', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', REDIS_URL: 'redis://127.0.0.1:1', SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+    const config = loadConfig({ NODE_ENV: 'test', REDIS_URL: 'redis://127.0.0.1:1', SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '2' });
     const warnings: string[] = [];
     const limits = createRateLimits(config, { metrics: createMetrics(), log: { warn: (_details, message) => warnings.push(message), info: () => {} } });
     opened.push(limits);
     const account = `fallback-${randomUUID()}`;
     await limits.signIn.attempt({ account, ip: '192.0.2.1', surface: 'agent' }, slowCheck(null, 0));
-    await limits.signIn.attempt({ account, ip: '192.0.2.2', surface: 'agent' }, slowCheck(null, 0));
-    expect((await refusal(limits.signIn.attempt({ account, ip: '192.0.2.3', surface: 'agent' }, slowCheck(user, 0))))?.code).toBe('rate_limited');
+    await limits.signIn.attempt({ account, ip: '192.0.2.1', surface: 'agent' }, slowCheck(null, 0));
+    expect((await refusal(limits.signIn.attempt({ account, ip: '192.0.2.1', surface: 'agent' }, slowCheck(user, 0))))?.code).toBe('rate_limited');
     expect(warnings.some((message) => message.includes('Redis'))).toBe(true);
+  });
+});
+
+describe('the per-account slowdown', () => {
+  it('starts at the limit, doubles with each further failure and stops at 4 s, whatever the count', () => {
+    expect([0, 9].map((failures) => accountSlowdownMs(failures, 10))).toEqual([0, 0]);
+    expect([10, 11, 12, 13, 14, 15, 50, 1e9].map((failures) => accountSlowdownMs(failures, 10))).toEqual([250, 500, 1000, 2000, 4000, 4000, 4000, 4000]);
+    expect(accountSlowdownMs(1000, 0)).toBe(0);
+    expect(ACCOUNT_SLOWDOWN_MS.max).toBeLessThan(10_000);
   });
 });
 

@@ -41,7 +41,7 @@ export async function createTestContext(engine: Engine, env: Record<string, stri
   const clock = manualClock();
   const logStream = options.logStream ? { logStream: options.logStream } : {};
   const operations = createOperations(config, logStream);
-  const services = createServices({ db: opened.db, engine, clock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations) });
+  const services = createServices({ db: opened.db, engine, clock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations), lookupLimiter: operations.rateLimits.lookup });
   const prepared = await prepareInstance({ config, db: opened.db, clock, services });
   const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });
   runMailWorker(app, { config, services });

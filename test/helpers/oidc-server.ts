@@ -54,7 +54,7 @@ export async function startOidcTestServer(engine: Engine, env: Record<string, st
     const opened = openDatabase(config.databaseUrl, onStatement ? { log: (event) => { if (event.level === 'query') onStatement(event.query.sql); } } : {});
     await migrateToLatest(opened.db);
     const operations = createOperations(config);
-    const services = createServices({ db: opened.db, engine: opened.engine, clock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations) });
+    const services = createServices({ db: opened.db, engine: opened.engine, clock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations), lookupLimiter: operations.rateLimits.lookup });
     const prepared = await prepareInstance({ config, db: opened.db, clock, services });
     const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations });
     runMailWorker(app, { config, services });

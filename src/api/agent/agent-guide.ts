@@ -85,7 +85,7 @@ Over MCP (\`${baseUrl.replace(/\/api\/agent$/, '')}/mcp\`) the same flow applies
 - Every client change (metadata, OIDC configuration, secrets) needs the client's \`clientVersion\` and increases it by one.
 - **Members** have one role in a project. You only see projects you are a member of (all of them if you are an administrator); any other project answers \`404 not_found\`, whether it exists or not.
 - An **archived** project is read-only (\`409 project_archived\`), and its clients cannot sign anyone in until the owner or an administrator makes it active again. A **disabled** client cannot sign anyone in either.
-- Every change is recorded in the project's audit trail (\`GET /projects/{projectId}/audit-logs\`) with your account, the surface \`agent\`, the changed fields and your IP address.
+- Every change is recorded in the project's audit trail (\`GET /projects/{projectId}/audit-logs\`) with your account, the surface \`agent\`, the changed fields and your IP address (shown to the project's owner and administrators only).
 
 ### Roles
 
@@ -169,7 +169,8 @@ ${errorsSection()}
 - Names: project name at most ${PROJECT_LIMITS.maxNameLength} characters, one line; project description at most ${PROJECT_LIMITS.maxDescriptionLength}; client display name at most ${CLIENT_LIMITS.maxDisplayNameLength}, one line; client description at most ${CLIENT_LIMITS.maxDescriptionLength}. Names, display names and descriptions must not contain control characters, ${HIDDEN_FORMATTING_TEXT}: \`400 invalid_request\` names the field and the character.
 - Request bodies: at most ${bodyLimitBytes} bytes of JSON.
 - Audit trail pages: \`limit\` 1-${AUDIT_PAGE.maxLimit} (default ${AUDIT_PAGE.defaultLimit}), \`before\` = the \`at\` of the last entry you have.
-- Failed logins are limited per account and per address; after too many, logins answer \`429 rate_limited\` with a Retry-After header.
+- Failed logins are limited per address and per account from one address; after too many, logins answer \`429 rate_limited\` with a Retry-After header. Failures for an account from elsewhere only slow its logins a little (at most 4 s), never from an address that logged in to it before.
+- Account lookups (\`GET /users/lookup\`) are limited per token and per address; past the limit they answer \`429 rate_limited\` with a Retry-After header.
 
 ## 9. Security caveats of password login
 

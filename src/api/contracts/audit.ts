@@ -36,7 +36,9 @@ export const auditLogJson = z
     targetId: z.string(),
     before: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields before the change; never a secret.' }),
     after: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields after the change; never a secret.' }),
-    ip: z.string().nullable(),
+    ip: z.string().nullable().meta({
+      description: 'The address the change was made from; null for the system or the command line, and always null for viewers and maintainers (only the project\'s owner and administrators see addresses).',
+    }),
     viaClientId: z.string().nullable().meta({ description: 'The assistant (native client) whose OAuth token made the change; null for the console, password sessions, the command line and the system.' }),
   })
   .meta({ id: 'AuditLogEntry' });

@@ -3,6 +3,7 @@ import { AppError } from '../../errors.ts';
 import { consoleContextResponse, consoleLoginResponse, loginRequest, presentSecretPolicy, presentSessionUser, whoAmIResponse } from '../contracts/auth.ts';
 import { exampleSessionUser } from '../contracts/examples.ts';
 import { defineOperation, type AnyOperation } from '../operation.ts';
+import type { DeviceCookie } from '../../security/device-cookie.ts';
 import { CSRF_HEADER } from './cookie-auth.ts';
 import type { ConsoleCookies } from './console-cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
@@ -15,7 +16,7 @@ const exampleCsrfToken = 'q3VbX0n8Zk2mT7pLr4sW9yC1dF6hJ5gE8aU2iO0kQ1w';
 const headerValue = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
 
 /** Console sign-in, context, logout and who-am-I: they differ from the Agent API's only in carrying a cookie instead of a token. */
-export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens): AnyOperation[] {
+export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens, device: DeviceCookie): AnyOperation[] {
   const getContext = defineOperation({
     operationId: 'getConsoleContext',
     method: 'GET',
@@ -57,7 +58,8 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens)
     summary: 'Sign in to the console',
     description:
       'Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from ' +
-      '`GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session\'s CSRF token for later writes.',
+      '`GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session\'s CSRF token for later writes. ' +
+      'It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.',
     access: 'public',
     security: [{ loginCsrfCookie: [], csrfHeader: [] }],
     body: loginRequest,
@@ -73,8 +75,10 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens)
       if (!csrf.verifyLogin(cookies.read(request, 'loginCsrf'), headerValue(request.headers[CSRF_HEADER]))) {
         throw new AppError('csrf_failed', 'Fetch GET /api/management/auth/context first and send its csrfToken in the X-CSRF-Token header, with the cookie it sets.');
       }
-      const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'console', ip: request.ip });
+      const deviceSubject = device.subjectOf(request.headers.cookie);
+      const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'console', ip: request.ip, deviceSubject });
       cookies.set(reply, 'session', token, expiresIn);
+      void reply.header('set-cookie', device.issue(user.subjectId));
       cookies.clear(reply, 'loginCsrf');
       return { expiresIn, csrfToken: csrf.forSession(token), user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };
     },

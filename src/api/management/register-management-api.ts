@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors.ts';
 import { openApiDocumentOperation } from '../openapi.ts';
+import { createDeviceCookie, type DeviceCookie } from '../../security/device-cookie.ts';
 import { isStateChanging, type AnyOperation } from '../operation.ts';
 import { sharedOperations } from '../operations/index.ts';
 import { PACKAGE_VERSION } from '../package-version.ts';
@@ -17,7 +18,7 @@ export interface ManagementApiDeps extends ApiDeps {
   cookieKeys: readonly string[];
 }
 
-function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, csrf: CsrfTokens): AnyOperation[] {
+function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, csrf: CsrfTokens, device: DeviceCookie): AnyOperation[] {
   const serverUrl = `${deps.config.issuer}${MANAGEMENT_API_PREFIX}`;
   const getOpenApiDocument = openApiDocumentOperation(
     {
@@ -40,7 +41,7 @@ function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, 
     () => operations,
   );
 
-  const operations: AnyOperation[] = [getOpenApiDocument, ...consoleAuthOperations(cookies, csrf), ...sharedOperations];
+  const operations: AnyOperation[] = [getOpenApiDocument, ...consoleAuthOperations(cookies, csrf, device), ...sharedOperations];
   return operations;
 }
 
@@ -51,5 +52,6 @@ export async function managementApi(api: FastifyInstance, deps: ManagementApiDep
   await api.register(fastifyCookie);
   acceptJsonBodiesOnly(api);
   forbidCaching(api);
-  registerOperations(api, managementOperations(deps, cookies, csrf), createCookieAuth(deps.services, cookies, csrf), deps.services);
+  const device = createDeviceCookie({ issuer: deps.config.issuer, cookieKeys: deps.cookieKeys });
+  registerOperations(api, managementOperations(deps, cookies, csrf, device), createCookieAuth(deps.services, cookies, csrf), deps.services);
 }

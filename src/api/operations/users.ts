@@ -21,13 +21,15 @@ export const lookupUser = defineOperation({
   path: '/users/lookup',
   tag: 'Users',
   summary: 'Find a user to add as a member',
-  description: 'Exact, case-insensitive match on the account name; returns the `subjectId` that `POST /projects/{projectId}/members` needs. No partial matches, no listing.',
+  description:
+    'Exact, case-insensitive match on the account name; returns the `subjectId` that `POST /projects/{projectId}/members` needs. No partial matches, no listing. ' +
+    'Limited per session and per address (by default 60 and 120 lookups per 15 minutes, found or not); over a limit it answers 429 `rate_limited` with Retry-After.',
   access: 'session',
   query: lookupQuery,
   response: { status: 200, description: 'The user.', schema: lookupResponse, example: { user: { subjectId: exampleUser.subjectId, account: exampleUser.account, displayName: exampleUser.displayName } } },
-  errors: ['invalid_request', 'not_found'],
-  async handle({ services, actor, query }) {
-    return { user: presentUserSummary(await services.users.lookupUser(actor, query.account)) };
+  errors: ['invalid_request', 'not_found', 'rate_limited'],
+  async handle({ services, actor, query, signedIn }) {
+    return { user: presentUserSummary(await services.users.lookupUser(actor, query.account, { session: signedIn.token })) };
   },
 });
 
@@ -79,7 +81,7 @@ export const updateUser = defineOperation({
   path: '/admin/users/:subjectId',
   tag: adminTag,
   summary: 'Change a user (administrators)',
-  description: 'Changes profile fields, the administrator flag, or disables (`status: "disabled"`, which ends every session at once) or re-enables the account. Administrators only; you cannot disable yourself or drop your own administrator flag.',
+  description: 'Changes profile fields, the administrator flag, or disables (`status: "disabled"`, which ends at once every console and agent session and every OpenID Connect sign-in, grant, code, access token and refresh token of the user; re-enabling brings none back) or re-enables the account. Administrators only; you cannot disable yourself or drop your own administrator flag.',
   access: 'session',
   params: subjectParams,
   body: updateUserRequest,
@@ -97,12 +99,12 @@ export const setUserPassword = defineOperation({
   path: '/admin/users/:subjectId/password',
   tag: adminTag,
   summary: 'Set a user\'s password (administrators)',
-  description: 'Replaces the password and ends every session of the user. Administrators only.',
+  description: 'Replaces the password and ends every session of the user at once: console and agent sessions, and every OpenID Connect sign-in, grant, code, access token and refresh token. Administrators only.',
   access: 'session',
   params: subjectParams,
   body: setPasswordRequest,
   bodyExample: { password: 'a new long passphrase' },
-  response: { status: 204, description: 'The password is set; the user\'s sessions are ended.' },
+  response: { status: 204, description: 'The password is set; everything the user was signed in with is ended.' },
   errors: ['invalid_request', 'forbidden', 'not_found'],
   async handle({ services, actor, params, body }) {
     await services.users.setPassword(actor, params.subjectId, body.password);

@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console
-         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes.
+         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes. It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.
          */
         post: operations["login"];
         delete?: never;
@@ -357,7 +357,7 @@ export interface paths {
         };
         /**
          * Find a user to add as a member
-         * @description Exact, case-insensitive match on the account name; returns the `subjectId` that `POST /projects/{projectId}/members` needs. No partial matches, no listing.
+         * @description Exact, case-insensitive match on the account name; returns the `subjectId` that `POST /projects/{projectId}/members` needs. No partial matches, no listing. Limited per session and per address (by default 60 and 120 lookups per 15 minutes, found or not); over a limit it answers 429 `rate_limited` with Retry-After.
          */
         get: operations["lookupUser"];
         put?: never;
@@ -407,7 +407,7 @@ export interface paths {
         head?: never;
         /**
          * Change a user (administrators)
-         * @description Changes profile fields, the administrator flag, or disables (`status: "disabled"`, which ends every session at once) or re-enables the account. Administrators only; you cannot disable yourself or drop your own administrator flag.
+         * @description Changes profile fields, the administrator flag, or disables (`status: "disabled"`, which ends at once every console and agent session and every OpenID Connect sign-in, grant, code, access token and refresh token of the user; re-enabling brings none back) or re-enables the account. Administrators only; you cannot disable yourself or drop your own administrator flag.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -423,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * Set a user's password (administrators)
-         * @description Replaces the password and ends every session of the user. Administrators only.
+         * @description Replaces the password and ends every session of the user at once: console and agent sessions, and every OpenID Connect sign-in, grant, code, access token and refresh token. Administrators only.
          */
         post: operations["setUserPassword"];
         delete?: never;
@@ -622,6 +622,7 @@ export interface components {
             after: {
                 [key: string]: unknown;
             } | null;
+            /** @description The address the change was made from; null for the system or the command line, and always null for viewers and maintainers (only the project's owner and administrators see addresses). */
             ip: string | null;
             /** @description The assistant (native client) whose OAuth token made the change; null for the console, password sessions, the command line and the system. */
             viaClientId: string | null;
@@ -3976,6 +3977,20 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts: `rate_limited` (each example says what it means and what to do). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -4438,7 +4453,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The password is set; the user's sessions are ended. */
+            /** @description The password is set; everything the user was signed in with is ended. */
             204: {
                 headers: {
                     [name: string]: unknown;

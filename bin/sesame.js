@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The installed `sesame` command: runs src/cli.ts in the Node that runs this file.
+// The installed `sesame` command: runs src/cli/main.ts in the Node that runs this file.
 // Sesame's sources are TypeScript that Node runs directly (type stripping, Node >= 22.13).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ if (major < 22 || (major === 22 && minor < 13)) {
   process.exit(1);
 }
 
-const cli = new URL('../src/cli.ts', import.meta.url);
+const cli = new URL('../src/cli/main.ts', import.meta.url);
 if (process.features.typescript) {
   await import(cli.href);
 } else {

@@ -1,14 +1,10 @@
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './domain/clock.ts';
-import { mailSettingsOf, runMailWorker } from './mail/mail-runtime.ts';
-import { createOperations } from './ops/operations.ts';
 import { installGracefulShutdown } from './ops/graceful-shutdown.ts';
-import { prepareInstance } from './startup.ts';
-import { createServices } from './services/index.ts';
 import { openDatabase } from './storage/database.ts';
 import { migrateToLatest } from './storage/migrate.ts';
-import { printStartup } from './startup-output.ts';
+import { printStartup } from './startup/startup-output.ts';
+import { composeServer } from './startup/compose-server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,11 +14,7 @@ async function main(): Promise<void> {
   await migrateToLatest(migrating.db);
   await migrating.close();
   const { db, engine, close } = openDatabase(config.databaseUrl);
-  const operations = createOperations(config);
-  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations), lookupLimiter: operations.rateLimits.lookup });
-  const prepared = await prepareInstance({ config, db, clock: systemClock, services });
-  const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets, operations });
-  runMailWorker(app, { config, services });
+  const { app, prepared } = await composeServer({ config, db, engine, clock: systemClock });
   installGracefulShutdown(app, { graceSeconds: config.shutdownGraceSeconds, afterClose: close });
   await app.listen({ port: config.port, host: config.host });
   printStartup(config, prepared, app.server.address());

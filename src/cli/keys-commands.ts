@@ -1,4 +1,4 @@
-import { resolveInstanceSecrets } from '../instance-secrets.ts';
+import { resolveInstanceSecrets } from '../startup/instance-secrets.ts';
 import { listSigningKeys, loadSigningJwks, rotateSigningKeys, SIGNING_ALGS, type SigningKeyInfo } from '../oidc/signing-keys.ts';
 import { createStore } from '../storage/store.ts';
 import type { CliCommand } from './command.ts';

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import { nativeRedirectUriMatches } from '../domain/client-rules.ts';
 import { SCOPES } from '../domain/clients.ts';
 import type { Clock } from '../domain/clock.ts';
-import type { InstanceSecrets } from '../instance-secrets.ts';
+import type { InstanceSecrets } from '../domain/instance-secrets.ts';
 import type { Services } from '../services/index.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import type { Store } from '../storage/store.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type DestinationStream } from 'pino';
 import type { Config } from '../config.ts';
-import { createLoggerOptions } from '../logging.ts';
+import { createLoggerOptions } from './logging.ts';
 import { createRateLimits, type RateLimits } from '../rate-limit/rate-limits.ts';
 import { installSecurityHeaders } from '../security/security-headers.ts';
 import type { Db } from '../storage/database.ts';

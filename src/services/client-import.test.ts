@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { cliActor, systemActor } from '../domain/actor.ts';
 import { manualClock } from '../domain/clock.ts';
 import { sha256Hex } from '../domain/digests.ts';
-import { prepareInstance } from '../startup.ts';
+import { prepareInstance } from '../startup/prepare-instance.ts';
 import { openDatabase } from '../storage/database.ts';
 import { migrateToLatest } from '../storage/migrate.ts';
 import { createTestContext, type TestContext } from '../../test/helpers/context.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { systemClock } from '../../src/domain/clock.ts';
-import { resolveInstanceSecrets } from '../../src/instance-secrets.ts';
+import { resolveInstanceSecrets } from '../../src/startup/instance-secrets.ts';
 import { loadSigningJwks } from '../../src/oidc/signing-keys.ts';
 import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
 import { createStore } from '../../src/storage/store.ts';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI_PATH = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 export const BIN_PATH = fileURLToPath(new URL('../../bin/sesame.js', import.meta.url));
 
 export interface SesameRun {

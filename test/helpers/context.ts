@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { manualClock } from '../../src/domain/clock.ts';
-import { mailSettingsOf, runMailWorker } from '../../src/mail/mail-runtime.ts';
-import { createOperations } from '../../src/ops/operations.ts';
-import { createServices, type Services } from '../../src/services/index.ts';
-import { prepareInstance } from '../../src/startup.ts';
+import type { Services } from '../../src/services/index.ts';
 import { openDatabase, type Db, type Engine } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrate.ts';
 import { createTestDatabase } from './engines.ts';
+import { composeServer } from '../../src/startup/compose-server.ts';
 
 export interface TestContext {
   engine: Engine;
@@ -27,7 +24,7 @@ export interface TestContextOptions {
   connectThrough?: (databaseUrl: string) => string;
   /** Log lines go here instead of stdout (set LOG_LEVEL in env to see any). */
   logStream?: DestinationStream;
-  /** Runs after buildApp and before ready: register extra test routes here. */
+  /** Runs after the app is built and before ready: register extra test routes here. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 }
 
@@ -39,12 +36,7 @@ export async function createTestContext(engine: Engine, env: Record<string, stri
   const opened = openDatabase(config.databaseUrl);
   await migrateToLatest(opened.db);
   const clock = manualClock();
-  const logStream = options.logStream ? { logStream: options.logStream } : {};
-  const operations = createOperations(config, logStream);
-  const services = createServices({ db: opened.db, engine, clock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations), lookupLimiter: operations.rateLimits.lookup });
-  const prepared = await prepareInstance({ config, db: opened.db, clock, services });
-  const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });
-  runMailWorker(app, { config, services });
+  const { app, services } = await composeServer({ config, db: opened.db, engine, clock, logStream: options.logStream });
   await options.beforeReady?.(app);
   await app.ready();
   return {

@@ -1,15 +1,12 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { manualClock } from '../../src/domain/clock.ts';
-import { mailSettingsOf, runMailWorker } from '../../src/mail/mail-runtime.ts';
-import { createOperations } from '../../src/ops/operations.ts';
-import { createServices, type Services } from '../../src/services/index.ts';
-import { prepareInstance } from '../../src/startup.ts';
+import type { Services } from '../../src/services/index.ts';
 import { openDatabase, type Db, type Engine } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrate.ts';
 import { createTestDatabase } from './engines.ts';
+import { composeServer } from '../../src/startup/compose-server.ts';
 
 /** A free port on 127.0.0.1: the issuer must name the port before the app listens on it. */
 export async function freePort(): Promise<number> {
@@ -53,11 +50,7 @@ export async function startOidcTestServer(engine: Engine, env: Record<string, st
     const { onStatement } = options;
     const opened = openDatabase(config.databaseUrl, onStatement ? { log: (event) => { if (event.level === 'query') onStatement(event.query.sql); } } : {});
     await migrateToLatest(opened.db);
-    const operations = createOperations(config);
-    const services = createServices({ db: opened.db, engine: opened.engine, clock, signInLimiter: operations.rateLimits.signIn, mail: mailSettingsOf(config, operations), lookupLimiter: operations.rateLimits.lookup });
-    const prepared = await prepareInstance({ config, db: opened.db, clock, services });
-    const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations });
-    runMailWorker(app, { config, services });
+    const { app, services } = await composeServer({ config, db: opened.db, engine, clock });
     await app.listen({ port, host: '127.0.0.1' });
     return { config, opened, services, app };
   }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from './oidc-server.ts';
 
 export const MAIN_PATH = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-export const CLI_MAIN_PATH = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+export const CLI_MAIN_PATH = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 export const ADMIN = { account: 'admin', password: 'process-test-admin-password' } as const;
 

@@ -2,13 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { manualClock } from '../../src/domain/clock.ts';
 import { rotateSigningKeys, signingDelaySeconds } from '../../src/oidc/signing-keys.ts';
-import { createOperations } from '../../src/ops/operations.ts';
-import { createServices } from '../../src/services/index.ts';
-import { prepareInstance } from '../../src/startup.ts';
 import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrate.ts';
 import { createStore } from '../../src/storage/store.ts';
@@ -17,6 +13,7 @@ import { PERSON, setUpOidcFixture } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
 import { freePort, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
+import { composeServer } from '../../src/startup/compose-server.ts';
 
 const KEY_SECRET = 'key-rotation-instances-secret-0123456789-abcdef';
 const COOKIE_KEY = 'key-rotation-instances-cookie-key-0123456789-abcdef';
@@ -48,10 +45,7 @@ describe.each(TEST_ENGINES)('signing key rotation across two instances on %s', (
     const config = loadConfig(env);
     const opened = openDatabase(config.databaseUrl);
     await migrateToLatest(opened.db);
-    const operations = createOperations(config);
-    const services = createServices({ db: opened.db, engine, clock, signInLimiter: operations.rateLimits.signIn });
-    const prepared = await prepareInstance({ config, db: opened.db, clock, services });
-    const app = await buildApp({ config, db: opened.db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations });
+    const { app, services } = await composeServer({ config, db: opened.db, engine, clock });
     await app.listen({ port, host: '127.0.0.1' });
     return { url: `http://127.0.0.1:${port}`, app, opened, fixtureView: { services, config } };
   }

@@ -1,14 +1,10 @@
-import { randomBase62 } from './domain/ids.ts';
-import type { Config } from './config.ts';
-import type { Clock } from './domain/clock.ts';
-import type { Store } from './storage/store.ts';
+import type { InstanceSecrets } from '../domain/instance-secrets.ts';
+import { randomBase62 } from '../domain/ids.ts';
+import type { Config } from '../config.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { Store } from '../storage/store.ts';
 
-export interface InstanceSecrets {
-  keyEncryptionSecret: string;
-  cookieKeys: string[];
-  /** Names of the secrets generated on this start (outside production only), for a warning. */
-  generated: string[];
-}
+export type { InstanceSecrets };
 
 /**
  * Production takes its secrets from the environment. Elsewhere, a missing one is generated

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { ensureBootstrapAdmin } from './bootstrap-admin.ts';
-import { manualClock } from './domain/clock.ts';
-import { createServices } from './services/index.ts';
-import { openDatabase } from './storage/database.ts';
-import { migrateToLatest } from './storage/migrate.ts';
-import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../test/helpers/engines.ts';
+import { manualClock } from '../domain/clock.ts';
+import { createServices } from '../services/index.ts';
+import { openDatabase } from '../storage/database.ts';
+import { migrateToLatest } from '../storage/migrate.ts';
+import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../../test/helpers/engines.ts';
 
 /** A sign-in from inside the process, with no address: only the per-account limit counts it. */
 const signInHere = { ip: null, surface: 'management' } as const;

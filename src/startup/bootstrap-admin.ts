@@ -1,8 +1,8 @@
-import { ConfigError, type Config } from './config.ts';
-import { systemActor } from './domain/actor.ts';
-import { randomBase62 } from './domain/ids.ts';
-import type { Services } from './services/index.ts';
-import type { User } from './services/users.ts';
+import { ConfigError, type Config } from '../config.ts';
+import { systemActor } from '../domain/actor.ts';
+import { randomBase62 } from '../domain/ids.ts';
+import type { Services } from '../services/index.ts';
+import type { User } from '../services/users.ts';
 
 export interface BootstrapResult {
   admin: User;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.ts';
-import type { PreparedInstance } from './startup.ts';
+import type { Config } from '../config.ts';
+import type { PreparedInstance } from './prepare-instance.ts';
 
 /** What a person starting Sesame needs to see: where it is, and the one-time admin password. */
 export function printStartup(config: Config, prepared: PreparedInstance, address: AddressInfo | string | null): void {

@@ -123,6 +123,8 @@ export interface OidcPayloadsTable {
   uid: string | null;
   /** The person (subject id) the artifact belongs to, when it belongs to one. */
   account_id: string | null;
+  /** The client it was issued to (from the payload's `clientId`), so a client's artifacts go at once. */
+  client_id: string | null;
   expires_at: EpochMs | null;
   consumed_at: EpochMs | null;
 }

@@ -201,5 +201,12 @@ export const rotateSecretRequest = z
   .strict();
 
 export const revokeSecretRequest = z.object({ clientVersion }).strict();
+export const deleteClientRequest = z.object({ clientVersion }).strict();
+export const revokeClientTokensRequest = z.object({ clientVersion }).strict();
+
+export const revokedClientTokensResponse = z.object({
+  client: clientJson,
+  revokedGrants: z.number().int().min(0).meta({ description: 'How many grants (sign-ins with their codes, access and refresh tokens) were ended.' }),
+});
 
 export const secretParams = clientIdParams.extend({ secretId: z.string().meta({ description: 'The secret identifier from `client.secrets`, e.g. `sec_...`.' }) });

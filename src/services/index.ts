@@ -6,6 +6,7 @@ import type { Clock } from '../domain/clock.ts';
 import { unlimitedSignIns, type SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import { createStore } from '../storage/store.ts';
+import { createIdempotencyService } from './idempotency.ts';
 import { createMemberService } from './members.ts';
 import { createProjectService } from './projects.ts';
 import { createSessionService } from './sessions.ts';
@@ -24,6 +25,7 @@ export function createServices({ db, engine, clock, signInLimiter = unlimitedSig
     members: createMemberService(deps),
     clients: { ...createClientService(deps), ...createClientSecretService(deps), ...createClientImportService(deps) },
     audit: createAuditLogService(deps),
+    idempotency: createIdempotencyService(deps),
   };
 }
 

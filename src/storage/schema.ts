@@ -129,6 +129,20 @@ export interface OidcPayloadsTable {
   consumed_at: EpochMs | null;
 }
 
+export interface IdempotencyKeysTable {
+  subject_id: string;
+  idempotency_key: string;
+  request_salt: string;
+  /** SHA-256 of the salt and the request (operation, path parameters, body): the body itself is never stored. */
+  request_digest: string;
+  /** Null while the first request is still being answered. */
+  response_status: number | null;
+  /** The first response without its one-time secrets. */
+  response_json: JsonText | null;
+  created_at: EpochMs;
+  expires_at: EpochMs;
+}
+
 export interface InstanceSettingsTable {
   name: string;
   value: string;
@@ -147,6 +161,7 @@ export interface Database {
   signing_keys: SigningKeysTable;
   oidc_payloads: OidcPayloadsTable;
   instance_settings: InstanceSettingsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -3,6 +3,7 @@ import type { Db, Engine } from './database.ts';
 import { auditLogRepository } from './repositories/audit-log-repository.ts';
 import { clientRepository } from './repositories/client-repository.ts';
 import { clientSecretRepository } from './repositories/client-secret-repository.ts';
+import { idempotencyKeyRepository } from './repositories/idempotency-key-repository.ts';
 import { instanceSettingsRepository } from './repositories/instance-settings-repository.ts';
 import { memberRepository } from './repositories/member-repository.ts';
 import { oidcPayloadRepository } from './repositories/oidc-payload-repository.ts';
@@ -33,6 +34,7 @@ const REPOSITORY_FACTORIES = {
   clientSecrets: clientSecretRepository,
   oidcPayloads: oidcPayloadRepository,
   signingKeys: signingKeyRepository,
+  idempotencyKeys: idempotencyKeyRepository,
 };
 
 type Factories = typeof REPOSITORY_FACTORIES;

@@ -1258,7 +1258,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1306,6 +1309,11 @@ export interface operations {
                      */
                     "application/json": {
                         project: components["schemas"]["Project"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -1342,6 +1350,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1939,7 +1959,10 @@ export interface operations {
     addMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The project identifier, e.g. `prj_...`. */
                 projectId: string;
@@ -2008,6 +2031,11 @@ export interface operations {
                     "application/json": {
                         member: components["schemas"]["Member"];
                         project: components["schemas"]["Project"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -2059,7 +2087,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the current state: `version_conflict`, `project_archived`, `member_exists` (each example says what it means and what to do). */
+            /** @description Conflict with the current state: `version_conflict`, `project_archived`, `member_exists`, `idempotency_key_reused` (each example says what it means and what to do). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2067,7 +2095,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "version_conflict" | "project_archived" | "member_exists";
+                        error?: "version_conflict" | "project_archived" | "member_exists" | "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2803,7 +2831,10 @@ export interface operations {
     registerClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The project identifier, e.g. `prj_...`. */
                 projectId: string;
@@ -2900,10 +2931,15 @@ export interface operations {
                      */
                     "application/json": {
                         client: components["schemas"]["Client"];
-                        /** @description web clients only: the plaintext secret, the same as `secret.value`, shown this once. */
+                        /** @description web clients only: the plaintext secret, the same as `secret.value`, shown this once (left out of a replayed answer). */
                         clientSecret?: string;
-                        /** @description web clients only. */
+                        /** @description web clients only; left out of a replayed answer (`"replayed": true`). */
                         secret?: components["schemas"]["NewSecret"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -2955,7 +2991,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the current state: `project_archived` (each example says what it means and what to do). */
+            /** @description Conflict with the current state: `project_archived`, `idempotency_key_reused` (each example says what it means and what to do). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2963,7 +2999,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "project_archived";
+                        error?: "project_archived" | "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3713,7 +3749,10 @@ export interface operations {
     rotateClientSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The project identifier, e.g. `prj_...`. */
                 projectId: string;
@@ -3800,9 +3839,15 @@ export interface operations {
                      */
                     "application/json": {
                         client: components["schemas"]["Client"];
-                        /** @description The new plaintext secret, the same as `secret.value`, shown this once. */
-                        clientSecret: string;
-                        secret: components["schemas"]["NewSecret"];
+                        /** @description The new plaintext secret, the same as `secret.value`, shown this once (left out of a replayed answer). */
+                        clientSecret?: string;
+                        /** @description Left out of a replayed answer (`"replayed": true`). */
+                        secret?: components["schemas"]["NewSecret"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -3854,7 +3899,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the current state: `version_conflict`, `project_archived`, `invalid_client_type`, `secret_limit_exceeded` (each example says what it means and what to do). */
+            /** @description Conflict with the current state: `version_conflict`, `project_archived`, `invalid_client_type`, `secret_limit_exceeded`, `idempotency_key_reused` (each example says what it means and what to do). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3862,7 +3907,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "version_conflict" | "project_archived" | "invalid_client_type" | "secret_limit_exceeded";
+                        error?: "version_conflict" | "project_archived" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4611,7 +4656,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4666,6 +4714,11 @@ export interface operations {
                      */
                     "application/json": {
                         user: components["schemas"]["User"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -4702,6 +4755,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -156,7 +156,7 @@ export function createClientService({ store, clock }: ServiceDeps) {
         const now = clock.now();
         const revision = client.revision + 1;
         const won = await repos.clients.reviseIfVersion(clientId, input.clientVersion, { revision, configuration, createdBy: actor.subjectId, updatedAt: now });
-        if (!won) throw clientVersionConflict(input.clientVersion);
+        if (!won) throw clientVersionConflict();
         await writeAudit(repos, clock, actor, {
           action: 'client.revise',
           targetType: 'client',
@@ -174,7 +174,7 @@ export function createClientService({ store, clock }: ServiceDeps) {
       await store.transaction(async (repos) => {
         const { client } = await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
         const revokedGrants = await repos.oidcPayloads.revokeAllForClient(clientId, { forgetConsent: true });
-        if (!(await repos.clients.delete(clientId, input.clientVersion))) throw clientVersionConflict(input.clientVersion);
+        if (!(await repos.clients.delete(clientId, input.clientVersion))) throw clientVersionConflict();
         await writeAudit(repos, clock, actor, {
           action: 'client.delete',
           targetType: 'client',

@@ -140,7 +140,7 @@ export function createProjectService({ store, clock }: ServiceDeps) {
         }
         const members = await repos.members.list(projectId);
         await repos.members.removeAll(projectId);
-        if (!(await repos.projects.deleteIfArchivedAtVersion(projectId, input.expectedProjectVersion))) throw projectVersionConflict(input.expectedProjectVersion);
+        if (!(await repos.projects.deleteIfArchivedAtVersion(projectId, input.expectedProjectVersion))) throw projectVersionConflict();
         await writeAudit(repos, clock, actor, {
           action: 'project.delete',
           targetType: 'project',

@@ -132,6 +132,20 @@ describe.each(TEST_ENGINES)('Idempotency-Key on creating POSTs on %s', (engine) 
     expect((await admin.call('GET', '/projects')).body.projects.filter((p: { name: string }) => p.name === 'Daily')).toHaveLength(2);
   });
 
+  it('creates once when the same key and body arrive at the same time', async () => {
+    const body = { name: 'Raced' };
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => admin.request({ method: 'POST', path: '/projects', body, headers: { 'idempotency-key': 'raced-1' } })),
+    );
+    // Each one is the creation, its replay, or a refusal to answer while the first is still being answered.
+    for (const response of responses) {
+      expect([201, 409], response.text).toContain(response.status);
+      if (response.status === 409) expect(response.body.error).toBe('idempotency_key_reused');
+    }
+    expect(responses.filter((r) => r.status === 201 && r.body.replayed === undefined)).toHaveLength(1);
+    expect((await admin.call('GET', '/projects')).body.projects.filter((p: { name: string }) => p.name === 'Raced')).toHaveLength(1);
+  });
+
   it('documents the header on every creating POST and only there', async () => {
     const document = (await ctx.app.inject({ method: 'GET', url: '/api/agent/openapi.json' })).json();
     const withHeader: string[] = [];

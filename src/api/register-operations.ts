@@ -77,10 +77,12 @@ export function registerOperations(app: FastifyInstance, operations: readonly An
         try {
           result = await operation.handle({ params, query, body, actor, signedIn, services, request, reply });
         } catch (error) {
-          await services.idempotency.release(actor, idempotencyKey);
+          // The refusal is the answer; a key left claimed (database gone) frees itself after a while.
+          await services.idempotency.release(actor, idempotencyKey).catch((releaseError: unknown) => request.log.warn({ err: releaseError }, 'idempotency key not released'));
           throw error;
         }
-        await services.idempotency.complete(actor, idempotencyKey, operation.response.status, result);
+        // The creation is done: its answer goes out even if it cannot be kept for a replay.
+        await services.idempotency.complete(actor, idempotencyKey, operation.response.status, result).catch((completeError: unknown) => request.log.warn({ err: completeError }, 'idempotent response not kept'));
         return reply.status(operation.response.status).send(result);
       },
     });

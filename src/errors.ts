@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   last_owner: 409,
   invalid_client_type: 409,
   secret_limit_exceeded: 409,
+  idempotency_key_reused: 409,
+  project_not_archived: 409,
   request_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -3,7 +3,8 @@ import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { errorBody } from './contracts/common.ts';
 import { openApiDocumentResponse } from './contracts/discovery.ts';
 import { ERROR_ADVICE } from './contracts/error-advice.ts';
-import { defineOperation, isStateChanging, type AnyOperation } from './operation.ts';
+import { IDEMPOTENCY_HEADER, idempotencyKeyHeader, replayedField } from './idempotency-key.ts';
+import { defineOperation, isCreating, isStateChanging, type AnyOperation } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
 type SecurityRequirement = Record<string, string[]>;
@@ -96,6 +97,7 @@ function exampleErrorBody(code: ErrorCode) {
 
 function errorCodesOf(operation: AnyOperation, surface: DocumentSurface): ErrorCode[] {
   const codes = new Set<ErrorCode>(operation.errors);
+  if (isCreating(operation)) codes.add('idempotency_key_reused');
   if (operation.access === 'session') for (const code of surface.sessionErrors(operation)) codes.add(code);
   // Path parameters too: a malformed or unstorable one is refused with 400 before the operation runs.
   if (operation.params || operation.query || operation.body || isStateChanging(operation.method)) codes.add('invalid_request');
@@ -166,6 +168,10 @@ function parametersOf(operation: AnyOperation, convert: (schema: z.ZodType, io: 
       });
     }
   }
+  if (isCreating(operation)) {
+    const { description, ...headerSchema } = convert(idempotencyKeyHeader, 'input');
+    parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description, schema: headerSchema });
+  }
   return parameters;
 }
 
@@ -179,6 +185,8 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], surfac
   for (const operation of operations) {
     tags.add(operation.tag);
     const { response } = operation;
+    // A creating POST's answer may be its first answer given again (Idempotency-Key): then it says so.
+    const responseSchema = response.schema && isCreating(operation) ? (response.schema as z.ZodObject).extend({ replayed: replayedField }) : response.schema;
     const parameters = parametersOf(operation, convert);
     const entry = {
       operationId: operation.operationId,
@@ -200,8 +208,8 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], surfac
       responses: {
         [String(response.status)]: {
           description: response.description,
-          ...(response.schema
-            ? { content: { 'application/json': { schema: convert(response.schema, 'output'), ...(response.example !== undefined ? { example: response.example } : {}) } } }
+          ...(responseSchema
+            ? { content: { 'application/json': { schema: convert(responseSchema, 'output'), ...(response.example !== undefined ? { example: response.example } : {}) } } }
             : {}),
         },
         ...errorResponses(errorCodesOf(operation, surface), errorRef),

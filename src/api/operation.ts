@@ -76,3 +76,6 @@ export function defineOperation<
 }
 
 export const isStateChanging = (method: HttpMethod) => method !== 'GET';
+
+/** A creating POST (201): it accepts an Idempotency-Key (src/api/idempotency-key.ts). */
+export const isCreating = (operation: Pick<AnyOperation, 'method' | 'response'>) => operation.method === 'POST' && operation.response.status === 201;

@@ -12,6 +12,7 @@ import { resourceIndicatorsFeature } from './assistant-resources.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
 import { databaseUnavailableAnswers } from './database-unavailable.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
+import { explainClientRefusal } from './client-refusal.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoggedOutPage, renderLogoutPage } from './pages/logout-page.ts';
 import { providerResponseHeaders } from './provider-headers.ts';
@@ -185,7 +186,8 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       return false;
     },
     async renderError(ctx, out) {
-      renderHtml(ctx, renderErrorPage(explainProtocolError(out.error, out.error_description)));
+      const refusal = out.error === 'invalid_client' ? await explainClientRefusal(store, ctx) : undefined;
+      renderHtml(ctx, renderErrorPage(explainProtocolError(out.error, refusal ?? out.error_description)));
     },
   };
 

@@ -24,24 +24,36 @@ function checkQuery(query: AuditLogQuery): number {
 }
 
 export function createAuditLogService({ store }: ServiceDeps) {
+  /** One page of a trail: a project's, or (`null`) the one of changes outside projects. */
+  async function page(projectId: string | null, query: AuditLogQuery): Promise<AuditLogEntry[]> {
+    const limit = checkQuery(query);
+    const auditLog = store.repos.auditLog;
+    const before = query.before;
+    if (before && 'auditId' in before) {
+      const position = await auditLog.positionInProject(projectId, before.auditId);
+      const trail = projectId === null ? 'the administrators\' trail' : 'this project';
+      if (!position) throw new AppError('invalid_request', 'The audit log query is invalid.', { fieldErrors: { before: `no entry of ${trail} has this auditId` } });
+      return auditLog.listForProject(projectId, { limit, before: { position } });
+    }
+    return auditLog.listForProject(projectId, { limit, before });
+  }
+
   return {
-    /**
-     * A project's audit trail, newest first; every member (viewer included) and administrators may read it.
-     * The addresses people acted from are personal data: only the project's owner and administrators see
-     * them; the entries a viewer or maintainer reads carry `ip: null`.
-     */
+    /** A project's audit trail, newest first; every member (viewer included) and administrators may read it. */
     async listAuditLogs(actor: Actor, projectId: string, query: AuditLogQuery = {}): Promise<AuditLogEntry[]> {
       const access = await resolveProjectAccess(store.repos, actor, projectId);
-      const shown = (entries: AuditLogEntry[]) => (actor.isAdmin || access.role === 'owner' ? entries : entries.map((entry) => ({ ...entry, ip: null })));
-      const limit = checkQuery(query);
-      const auditLog = store.repos.auditLog;
-      const before = query.before;
-      if (before && 'auditId' in before) {
-        const position = await auditLog.positionInProject(projectId, before.auditId);
-        if (!position) throw new AppError('invalid_request', 'The audit log query is invalid.', { fieldErrors: { before: 'no entry of this project has this auditId' } });
-        return shown(await auditLog.listForProject(projectId, { limit, before: { position } }));
-      }
-      return shown(await auditLog.listForProject(projectId, { limit, before }));
+      const entries = await page(projectId, query);
+      // Addresses are personal data: owners and administrators see them, viewers and maintainers do not.
+      return actor.isAdmin || access.role === 'owner' ? entries : entries.map((entry) => ({ ...entry, ip: null }));
+    },
+
+    /**
+     * The administrators' trail: every entry outside a project (people created, changed, disabled,
+     * passwords set, sign-ins, settings, signing keys, deleted projects), newest first.
+     */
+    async listAdminAuditLogs(actor: Actor, query: AuditLogQuery = {}): Promise<AuditLogEntry[]> {
+      if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators read the administrators\' audit trail.');
+      return page(null, query);
     },
   };
 }

@@ -48,7 +48,7 @@ export async function loadClient(repos: Repositories, projectId: string, clientI
 }
 
 /** The audited view of a client: its metadata and OIDC configuration, never a secret. */
-export function auditedClientFields(client: Client) {
+export function auditedClientFields(client: Omit<Client, 'secrets'>) {
   return {
     clientType: client.clientType,
     displayName: client.displayName,

@@ -25,6 +25,10 @@ export interface ClientMetadataChanges {
   clientType?: string | undefined;
 }
 
+export interface ClientVersionInput {
+  clientVersion: number;
+}
+
 export interface ClientRevisionInput extends ClientConfigurationInput {
   clientVersion: number;
   /** Only to refuse a change of type clearly (409 invalid_client_type); the type is fixed at registration. */
@@ -152,7 +156,7 @@ export function createClientService({ store, clock }: ServiceDeps) {
         const now = clock.now();
         const revision = client.revision + 1;
         const won = await repos.clients.reviseIfVersion(clientId, input.clientVersion, { revision, configuration, createdBy: actor.subjectId, updatedAt: now });
-        if (!won) throw clientVersionConflict(input.clientVersion);
+        if (!won) throw clientVersionConflict();
         await writeAudit(repos, clock, actor, {
           action: 'client.revise',
           targetType: 'client',
@@ -162,6 +166,34 @@ export function createClientService({ store, clock }: ServiceDeps) {
           after: { revision, ...diff.after },
         });
         return reload(repos, projectId, clientId);
+      });
+    },
+
+    /** Deletes the client; its grants, codes, tokens and remembered consents go in the same transaction. */
+    async deleteClient(actor: Actor, projectId: string, clientId: string, input: ClientVersionInput): Promise<void> {
+      await store.transaction(async (repos) => {
+        const { client } = await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
+        const revokedGrants = await repos.oidcPayloads.revokeAllForClient(clientId, { forgetConsent: true });
+        if (!(await repos.clients.delete(clientId, input.clientVersion))) throw clientVersionConflict();
+        await writeAudit(repos, clock, actor, {
+          action: 'client.delete',
+          targetType: 'client',
+          targetId: clientId,
+          projectId,
+          before: { ...auditedClientFields(client), clientVersion: client.clientVersion },
+          after: { revokedGrants },
+        });
+      });
+    },
+
+    /** Ends every grant of the client with its codes and tokens; its secrets stay as they are. */
+    async revokeClientTokens(actor: Actor, projectId: string, clientId: string, input: ClientVersionInput): Promise<{ client: Client; revokedGrants: number }> {
+      return store.transaction(async (repos) => {
+        await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
+        const revokedGrants = await repos.oidcPayloads.revokeAllForClient(clientId);
+        await bumpClientVersion(repos, clientId, input.clientVersion, { updatedAt: clock.now() });
+        await writeAudit(repos, clock, actor, { action: 'client.revoke_tokens', targetType: 'client', targetId: clientId, projectId, after: { revokedGrants } });
+        return { client: await reload(repos, projectId, clientId), revokedGrants };
       });
     },
   };

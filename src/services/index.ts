@@ -11,6 +11,7 @@ import type { MailSettings } from './deps.ts';
 import { createEmailVerificationService } from './email-verification.ts';
 import { createInvitationService } from './invitations.ts';
 import { createOutgoingMailService } from './mail/outgoing-mail.ts';
+import { createIdempotencyService } from './idempotency.ts';
 import { createMemberService } from './members.ts';
 import { createPasswordResetService } from './password-reset.ts';
 import { createProjectService } from './projects.ts';
@@ -51,6 +52,7 @@ export function createServices({
     emailVerification: createEmailVerificationService(deps),
     securityNotices: createSecurityNoticeService(deps),
     outgoingMail: createOutgoingMailService(deps),
+    idempotency: createIdempotencyService(deps),
   };
 }
 

@@ -3,17 +3,24 @@ import type { ClientMetadataChanges } from '../storage/repositories/client-repos
 import type { ProjectChanges } from '../storage/repositories/project-repository.ts';
 import type { Repositories } from '../storage/store.ts';
 
-export function projectVersionConflict(expected: number, current?: number): AppError {
-  const now = current === undefined ? '' : ` (it is now ${current})`;
+/*
+ * The current version is left out on purpose: a caller handed the number tends to resend the same change
+ * with it, over whatever the other writer did. Reading the resource again is what makes the retry safe.
+ */
+export function projectVersionConflict(): AppError {
   return new AppError(
     'version_conflict',
-    `The project changed since version ${expected}${now}; GET the project, take its version as expectedProjectVersion, and retry.`,
+    'The project changed since you read it. GET the project again, check that your change still makes sense against what is there now, ' +
+      'and retry with its current version as expectedProjectVersion.',
   );
 }
 
-export function clientVersionConflict(expected: number, current?: number): AppError {
-  const now = current === undefined ? '' : ` (it is now ${current})`;
-  return new AppError('version_conflict', `The client changed since clientVersion ${expected}${now}; GET the client, take its clientVersion, and retry.`);
+export function clientVersionConflict(): AppError {
+  return new AppError(
+    'version_conflict',
+    'The client changed since you read it. GET the client again, check that your change still makes sense against what is there now, ' +
+      'and retry with its current clientVersion.',
+  );
 }
 
 /**
@@ -21,11 +28,11 @@ export function clientVersionConflict(expected: number, current?: number): AppEr
  * writer got there first, so the loser gets 409, never a lost update.
  */
 export async function bumpProjectVersion(repos: Repositories, projectId: string, expectedVersion: number, changes: ProjectChanges): Promise<void> {
-  if (!(await repos.projects.updateIfVersion(projectId, expectedVersion, changes))) throw projectVersionConflict(expectedVersion);
+  if (!(await repos.projects.updateIfVersion(projectId, expectedVersion, changes))) throw projectVersionConflict();
 }
 
 export async function bumpClientVersion(repos: Repositories, clientId: string, expectedVersion: number, changes: ClientMetadataChanges): Promise<void> {
-  if (!(await repos.clients.updateIfVersion(clientId, expectedVersion, changes))) throw clientVersionConflict(expectedVersion);
+  if (!(await repos.clients.updateIfVersion(clientId, expectedVersion, changes))) throw clientVersionConflict();
 }
 
 /** Refuses early, before any validation, when the caller's version is already stale. */
@@ -36,5 +43,5 @@ export function checkExpectedVersion(kind: 'project' | 'client', expected: unkno
       fieldErrors: { [field]: 'must be a positive integer' },
     });
   }
-  if (expected !== current) throw kind === 'project' ? projectVersionConflict(expected, current) : clientVersionConflict(expected, current);
+  if (expected !== current) throw kind === 'project' ? projectVersionConflict() : clientVersionConflict();
 }

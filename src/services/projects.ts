@@ -8,7 +8,7 @@ import type { ProjectRecord } from '../storage/repositories/project-repository.t
 import { changedFields } from './audit-diff.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
-import { bumpProjectVersion, checkExpectedVersion } from './optimistic-lock.ts';
+import { bumpProjectVersion, checkExpectedVersion, projectVersionConflict } from './optimistic-lock.ts';
 import { requireActiveProject, requireCapability, requireSignedIn, resolveProjectAccess } from './project-access.ts';
 import type { Project } from './types.ts';
 
@@ -117,6 +117,43 @@ export function createProjectService({ store, clock }: ServiceDeps) {
         const action = diff.after.status === 'archived' ? 'project.archive' : diff.after.status === 'active' ? 'project.unarchive' : 'project.update';
         await writeAudit(repos, clock, actor, { action, targetType: 'project', targetId: projectId, projectId, before: diff.before, after: diff.after });
         return toProject({ ...next, version: before.version + 1, updatedAt: now }, access.role, actor.isAdmin);
+      });
+    },
+
+    /**
+     * Deletes an archived project with its members and clients (and the clients' grants and tokens).
+     * The entry has no project: the project's own trail goes unread with it, so administrators keep it.
+     */
+    async deleteProject(actor: Actor, projectId: string, input: { expectedProjectVersion: number }): Promise<void> {
+      await store.transaction(async (repos) => {
+        const access = await resolveProjectAccess(repos, actor, projectId, { lock: 'update' });
+        requireCapability(access, 'manage_project');
+        checkExpectedVersion('project', input.expectedProjectVersion, access.project.version);
+        if (access.project.status !== 'archived') {
+          throw new AppError('project_not_archived', 'Only an archived project can be deleted: archive it first (PATCH it with status "archived"), then delete it with the new version.');
+        }
+        const clients = await repos.clients.listByProject(projectId);
+        let revokedGrants = 0;
+        for (const client of clients) {
+          revokedGrants += await repos.oidcPayloads.revokeAllForClient(client.clientId, { forgetConsent: true });
+          await repos.clients.delete(client.clientId);
+        }
+        const members = await repos.members.list(projectId);
+        await repos.members.removeAll(projectId);
+        if (!(await repos.projects.deleteIfArchivedAtVersion(projectId, input.expectedProjectVersion))) throw projectVersionConflict();
+        await writeAudit(repos, clock, actor, {
+          action: 'project.delete',
+          targetType: 'project',
+          targetId: projectId,
+          projectId: null,
+          before: {
+            ...auditedFields(access.project),
+            version: access.project.version,
+            clientIds: clients.map((c) => c.clientId),
+            members: members.map((m) => ({ subjectId: m.subjectId, role: m.role })),
+          },
+          after: { revokedGrants },
+        });
       });
     },
   };

@@ -123,8 +123,24 @@ export interface OidcPayloadsTable {
   uid: string | null;
   /** The person (subject id) the artifact belongs to, when it belongs to one. */
   account_id: string | null;
+  /** The client it was issued to (from the payload's `clientId`), so a client's artifacts go at once. */
+  client_id: string | null;
   expires_at: EpochMs | null;
   consumed_at: EpochMs | null;
+}
+
+export interface IdempotencyKeysTable {
+  subject_id: string;
+  idempotency_key: string;
+  request_salt: string;
+  /** SHA-256 of the salt and the request (operation, path parameters, body): the body itself is never stored. */
+  request_digest: string;
+  /** Null while the first request is still being answered. */
+  response_status: number | null;
+  /** The first response without its one-time secrets. */
+  response_json: JsonText | null;
+  created_at: EpochMs;
+  expires_at: EpochMs;
 }
 
 export interface InstanceSettingsTable {
@@ -181,6 +197,7 @@ export interface Database {
   instance_settings: InstanceSettingsTable;
   account_links: AccountLinksTable;
   mail_outbox: MailOutboxTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

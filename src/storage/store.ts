@@ -4,6 +4,7 @@ import { accountLinkRepository } from './repositories/account-link-repository.ts
 import { auditLogRepository } from './repositories/audit-log-repository.ts';
 import { clientRepository } from './repositories/client-repository.ts';
 import { clientSecretRepository } from './repositories/client-secret-repository.ts';
+import { idempotencyKeyRepository } from './repositories/idempotency-key-repository.ts';
 import { instanceSettingsRepository } from './repositories/instance-settings-repository.ts';
 import { mailOutboxRepository } from './repositories/mail-outbox-repository.ts';
 import { memberRepository } from './repositories/member-repository.ts';
@@ -37,6 +38,7 @@ const REPOSITORY_FACTORIES = {
   signingKeys: signingKeyRepository,
   accountLinks: accountLinkRepository,
   mailOutbox: mailOutboxRepository,
+  idempotencyKeys: idempotencyKeyRepository,
 };
 
 type Factories = typeof REPOSITORY_FACTORIES;

@@ -19,6 +19,9 @@ interface Fixture {
   webClientVersion: number;
   webSecretId: string;
   spaClientId: string;
+  /** Another project of the same people, archived (only an archived project can be deleted). */
+  archivedProjectId: string;
+  archivedProjectVersion: number;
 }
 
 interface Ids {
@@ -108,6 +111,25 @@ const CASES: Case[] = [
     status: 200,
     request: (f) => ({ method: 'POST', path: `/projects/${f.projectId}/clients/${f.webClientId}/secrets/${f.webSecretId}/revoke`, body: { clientVersion: f.webClientVersion } }),
   },
+  {
+    operationId: 'revokeClientTokens',
+    allowed: 'write_clients',
+    status: 200,
+    request: (f) => ({ method: 'POST', path: `/projects/${f.projectId}/clients/${f.webClientId}/tokens/revoke`, body: { clientVersion: f.webClientVersion } }),
+  },
+  {
+    operationId: 'deleteClient',
+    allowed: 'write_clients',
+    status: 204,
+    request: (f) => ({ method: 'DELETE', path: `/projects/${f.projectId}/clients/${f.spaClientId}`, body: { clientVersion: 1 } }),
+  },
+  {
+    operationId: 'deleteProject',
+    allowed: 'manage',
+    status: 204,
+    request: (f) => ({ method: 'DELETE', path: `/projects/${f.archivedProjectId}`, body: { expectedProjectVersion: f.archivedProjectVersion } }),
+  },
+  { operationId: 'listAdminAuditLogs', allowed: 'admin', status: 200, request: () => ({ method: 'GET', path: '/admin/audit-logs?limit=5' }) },
   { operationId: 'listAuditLogs', allowed: 'read', status: 200, request: (f) => ({ method: 'GET', path: `/projects/${f.projectId}/audit-logs?limit=5` }) },
   { operationId: 'lookupUser', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/users/lookup?account=extra' }) },
   { operationId: 'listUsers', allowed: 'admin', status: 200, request: () => ({ method: 'GET', path: '/admin/users' }) },
@@ -182,6 +204,10 @@ describe.each(TEST_ENGINES)('permission matrix on %s', (engine) => {
     const { project: withMembers } = await ctx.services.members.addMember(owner, projectId, { subjectId: ids.viewer, role: 'viewer', expectedProjectVersion: 2 });
     const web = await ctx.services.clients.registerClient(owner, projectId, { clientType: 'web', displayName: 'Web', ...webConfiguration });
     const spa = await ctx.services.clients.registerClient(owner, projectId, { clientType: 'spa', displayName: 'Spa', ...webConfiguration });
+    const other = await ctx.services.projects.createProject(owner, { name: `Matrix ${n} archived` });
+    await ctx.services.members.addMember(owner, other.projectId, { subjectId: ids.maintainer, role: 'maintainer', expectedProjectVersion: 1 });
+    await ctx.services.members.addMember(owner, other.projectId, { subjectId: ids.viewer, role: 'viewer', expectedProjectVersion: 2 });
+    const archived = await ctx.services.projects.updateProject(owner, other.projectId, { expectedProjectVersion: 3, status: 'archived' });
     return {
       projectId,
       projectVersion: withMembers.version,
@@ -189,6 +215,8 @@ describe.each(TEST_ENGINES)('permission matrix on %s', (engine) => {
       webClientVersion: web.client.clientVersion,
       webSecretId: web.secret!.secretId,
       spaClientId: spa.client.clientId,
+      archivedProjectId: archived.projectId,
+      archivedProjectVersion: archived.version,
     };
   }
 

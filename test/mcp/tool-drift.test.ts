@@ -28,6 +28,8 @@ function inputFromOpenApi(document: Schema, operation: Schema): { properties: Sc
   const properties: Schema = {};
   const required: string[] = [];
   for (const parameter of operation.parameters ?? []) {
+    // Headers (Idempotency-Key) belong to the HTTP surface, not to a tool's input.
+    if (parameter.in === 'header') continue;
     properties[parameter.name] = { ...parameter.schema, ...(parameter.description ? { description: parameter.description } : {}) };
     if (parameter.required) required.push(parameter.name);
   }

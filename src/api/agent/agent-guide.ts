@@ -139,6 +139,19 @@ Change a role with \`PATCH /projects/{projectId}/members/{subjectId}\` \`{"role"
 - \`POST /projects/{projectId}/ownership/transfer\` with \`{"toSubjectId": "...", "expectedProjectVersion": N}\`: the target must already be a member; you become a maintainer.
 - \`PATCH /projects/{projectId}\` with \`{"status": "archived", "expectedProjectVersion": N}\` archives; \`"active"\` un-archives. Confirm with the person before archiving: it stops every client of the project.
 
+### End a client's tokens, delete a client or a project
+
+Each of these cannot be undone: say exactly what will stop working and get the person's confirmation first.
+
+- Tokens may have leaked: \`POST /projects/{projectId}/clients/{clientId}/tokens/revoke\` with \`{"clientVersion": N}\` ends every grant of the client with its codes, access and refresh tokens; everyone must sign in to it again. The answer is \`{client, revokedGrants}\` (how many grants ended). Secrets are untouched: rotate them separately if they leaked too.
+- \`DELETE /projects/{projectId}/clients/{clientId}\` with the body \`{"clientVersion": N}\`: 204; the client, its secrets and every token it was issued are gone. To stop a client only for a while, disable it instead.
+- \`DELETE /projects/{projectId}\` with the body \`{"expectedProjectVersion": N}\`: 204, only for an archived project (an active one answers 409 \`project_not_archived\`), owner or administrator; its members and clients go with it.
+- Administrators read the changes outside projects (people, sign-ins, signing keys, settings, deleted projects) with \`GET /admin/audit-logs?limit=&before=\`, paged like a project's trail.
+
+### Retrying a creation safely
+
+Every creating \`POST\` (project, client, member, rotation, user) accepts an \`Idempotency-Key\` header of 1-255 visible ASCII characters. Make a new one (a UUID) for each change you intend, and send it with the request; if the answer is lost (timeout, connection error), send the same request with the same key. Within 24 hours you get the first answer again with \`"replayed": true\`, and nothing is created twice. A replayed answer never carries a one-time secret: if the first answer with the secret is lost for good, rotate the secret. The same key with a different body answers 409 \`idempotency_key_reused\`; use a new key for a new change.
+
 ## 5. Recovering from 409 version_conflict
 
 It means someone (perhaps you, in an earlier step) changed the project or client after you read it. Do not resend the same request and do not guess the next number:

@@ -117,14 +117,14 @@ export const clientListResponse = z.object({ clients: z.array(clientJson) });
 
 export const registeredClientResponse = z.object({
   client: clientJson,
-  clientSecret: z.string().optional().meta({ description: 'web clients only: the plaintext secret, the same as `secret.value`, shown this once.' }),
-  secret: newSecretJson.optional().meta({ description: 'web clients only.' }),
+  clientSecret: z.string().optional().meta({ description: 'web clients only: the plaintext secret, the same as `secret.value`, shown this once (left out of a replayed answer).' }),
+  secret: newSecretJson.optional().meta({ description: 'web clients only; left out of a replayed answer (`"replayed": true`).' }),
 });
 
 export const rotatedSecretResponse = z.object({
   client: clientJson,
-  clientSecret: z.string().meta({ description: 'The new plaintext secret, the same as `secret.value`, shown this once.' }),
-  secret: newSecretJson,
+  clientSecret: z.string().optional().meta({ description: 'The new plaintext secret, the same as `secret.value`, shown this once (left out of a replayed answer).' }),
+  secret: newSecretJson.optional().meta({ description: 'Left out of a replayed answer (`"replayed": true`).' }),
 });
 
 export function presentClientWithSecret(result: { client: Client; secret?: NewSecret | undefined }) {
@@ -201,5 +201,12 @@ export const rotateSecretRequest = z
   .strict();
 
 export const revokeSecretRequest = z.object({ clientVersion }).strict();
+export const deleteClientRequest = z.object({ clientVersion }).strict();
+export const revokeClientTokensRequest = z.object({ clientVersion }).strict();
+
+export const revokedClientTokensResponse = z.object({
+  client: clientJson,
+  revokedGrants: z.number().int().min(0).meta({ description: 'How many grants (sign-ins with their codes, access and refresh tokens) were ended.' }),
+});
 
 export const secretParams = clientIdParams.extend({ secretId: z.string().meta({ description: 'The secret identifier from `client.secrets`, e.g. `sec_...`.' }) });

@@ -49,6 +49,14 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
     meaning: 'The project is archived and read-only.',
     action: 'Ask the owner or an administrator whether to un-archive it (`PATCH /projects/{projectId}` with `status: "active"`); then retry.',
   },
+  project_not_archived: {
+    meaning: 'Only an archived project can be deleted, and this one is active.',
+    action: 'Make sure the person really wants the project and its clients gone; archive it (`PATCH /projects/{projectId}` with `status: "archived"`), GET it for the new version, then delete it.',
+  },
+  idempotency_key_reused: {
+    meaning: 'This Idempotency-Key was already used by you, within the last 24 hours, for a request with a different body.',
+    action: 'Use a new key for a new request. To repeat the earlier request, send exactly its body again with the same key.',
+  },
   member_exists: {
     meaning: 'The user is already a member of the project.',
     action: 'List the members; to change their role use `PATCH /projects/{projectId}/members/{subjectId}`.',

@@ -45,6 +45,8 @@ export const createProjectRequest = z
   })
   .strict();
 
+export const deleteProjectRequest = z.object({ expectedProjectVersion: projectVersion }).strict();
+
 export const updateProjectRequest = z
   .object({
     expectedProjectVersion: projectVersion,

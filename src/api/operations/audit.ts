@@ -1,7 +1,9 @@
 import { auditLogListResponse, auditLogQuery, presentAuditLog } from '../contracts/audit.ts';
 import { projectIdParams } from '../contracts/common.ts';
-import { exampleAuditLog } from '../contracts/examples.ts';
+import { exampleAuditLog, exampleUser } from '../contracts/examples.ts';
 import { defineOperation } from '../operation.ts';
+
+const beforeOf = (before: string | undefined) => (before === undefined ? undefined : before.startsWith('aud_') ? { auditId: before } : { at: Date.parse(before) });
 
 export const listAuditLogs = defineOperation({
   operationId: 'listAuditLogs',
@@ -18,8 +20,32 @@ export const listAuditLogs = defineOperation({
   async handle({ services, actor, params, query }) {
     const entries = await services.audit.listAuditLogs(actor, params.projectId, {
       limit: query.limit,
-      before: query.before === undefined ? undefined : query.before.startsWith('aud_') ? { auditId: query.before } : { at: Date.parse(query.before) },
+      before: beforeOf(query.before),
     });
+    return { auditLogs: entries.map(presentAuditLog) };
+  },
+});
+
+export const listAdminAuditLogs = defineOperation({
+  operationId: 'listAdminAuditLogs',
+  method: 'GET',
+  path: '/admin/audit-logs',
+  tag: 'Administration',
+  summary: 'Read the administrators\' audit trail',
+  description:
+    'Every change outside projects, newest first: people created, changed, disabled or given a password, sign-ins and sign-outs, settings, signing keys, deleted projects. ' +
+    'Administrators only. Page with `before` set to the `auditId` of the last entry you have.',
+  access: 'session',
+  query: auditLogQuery,
+  response: {
+    status: 200,
+    description: 'Audit entries, newest first.',
+    schema: auditLogListResponse,
+    example: { auditLogs: [{ ...exampleAuditLog, action: 'user.update', targetType: 'user', targetId: exampleUser.subjectId, before: { status: 'active' }, after: { status: 'disabled' } }] },
+  },
+  errors: ['invalid_request', 'forbidden'],
+  async handle({ services, actor, query }) {
+    const entries = await services.audit.listAdminAuditLogs(actor, { limit: query.limit, before: beforeOf(query.before) });
     return { auditLogs: entries.map(presentAuditLog) };
   },
 });

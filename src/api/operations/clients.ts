@@ -1,12 +1,15 @@
 import {
   clientListResponse,
   clientResponse,
+  deleteClientRequest,
   presentClient,
   presentClientWithSecret,
   presentRotation,
   registerClientRequest,
   registeredClientResponse,
   reviseClientRequest,
+  revokeClientTokensRequest,
+  revokedClientTokensResponse,
   revokeSecretRequest,
   rotatedSecretResponse,
   rotateSecretRequest,
@@ -188,4 +191,61 @@ export const revokeClientSecret = defineOperation({
   },
 });
 
-export const clientOperations = [listClients, registerClient, getClient, updateClientMetadata, reviseClientConfiguration, rotateClientSecret, revokeClientSecret];
+export const deleteClient = defineOperation({
+  operationId: 'deleteClient',
+  method: 'DELETE',
+  path: '/projects/:projectId/clients/:clientId',
+  tag,
+  summary: 'Delete a client',
+  description:
+    'Deletes the client for good: its secrets and revisions, and at once every grant, code, access and refresh token it was issued; no one can sign in to it again. ' +
+    'This cannot be undone: confirm with the person first; to stop it only for a while, disable it instead (PATCH with `status: "disabled"`). ' +
+    'The body carries the current `clientVersion`. Maintainer, owner or administrator.',
+  access: 'session',
+  params: clientIdParams,
+  body: deleteClientRequest,
+  bodyExample: { clientVersion: 4 },
+  response: { status: 204, description: 'Deleted; its tokens no longer work.' },
+  errors: writeErrors,
+  async handle({ services, actor, params, body }) {
+    await services.clients.deleteClient(actor, params.projectId, params.clientId, body);
+  },
+});
+
+export const revokeClientTokens = defineOperation({
+  operationId: 'revokeClientTokens',
+  method: 'POST',
+  path: '/projects/:projectId/clients/:clientId/tokens/revoke',
+  tag,
+  summary: 'End all of a client\'s tokens',
+  description:
+    'Ends every grant the client holds, with its authorization codes, access tokens and refresh tokens, at once: everyone signed in to it must sign in again. ' +
+    'The secrets are untouched (rotate or revoke them separately). Bumps `clientVersion`. Maintainer, owner or administrator.',
+  access: 'session',
+  params: clientIdParams,
+  body: revokeClientTokensRequest,
+  bodyExample: { clientVersion: 4 },
+  response: {
+    status: 200,
+    description: 'The client with its new clientVersion, and how many grants were ended.',
+    schema: revokedClientTokensResponse,
+    example: { client: { ...exampleClient, clientVersion: 5 }, revokedGrants: 3 },
+  },
+  errors: writeErrors,
+  async handle({ services, actor, params, body }) {
+    const { client, revokedGrants } = await services.clients.revokeClientTokens(actor, params.projectId, params.clientId, body);
+    return { client: presentClient(client), revokedGrants };
+  },
+});
+
+export const clientOperations = [
+  listClients,
+  registerClient,
+  getClient,
+  updateClientMetadata,
+  reviseClientConfiguration,
+  rotateClientSecret,
+  revokeClientSecret,
+  revokeClientTokens,
+  deleteClient,
+];

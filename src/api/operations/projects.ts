@@ -1,6 +1,6 @@
 import { projectIdParams } from '../contracts/common.ts';
 import { exampleProject } from '../contracts/examples.ts';
-import { createProjectRequest, presentProject, projectListResponse, projectResponse, updateProjectRequest } from '../contracts/projects.ts';
+import { createProjectRequest, deleteProjectRequest, presentProject, projectListResponse, projectResponse, updateProjectRequest } from '../contracts/projects.ts';
 import { defineOperation } from '../operation.ts';
 
 const tag = 'Projects';
@@ -73,4 +73,24 @@ export const updateProject = defineOperation({
   },
 });
 
-export const projectOperations = [listProjects, createProject, getProject, updateProject];
+export const deleteProject = defineOperation({
+  operationId: 'deleteProject',
+  method: 'DELETE',
+  path: '/projects/:projectId',
+  tag,
+  summary: 'Delete an archived project',
+  description:
+    'Deletes an archived project for good, with its members and its clients (whose grants and tokens end at once). An active project answers 409 project_not_archived: ' +
+    'archive it first. This cannot be undone: confirm with the person first. The body carries the current `expectedProjectVersion`. Owner or administrator only.',
+  access: 'session',
+  params: projectIdParams,
+  body: deleteProjectRequest,
+  bodyExample: { expectedProjectVersion: 4 },
+  response: { status: 204, description: 'Deleted, with its clients.' },
+  errors: ['invalid_request', 'forbidden', 'not_found', 'version_conflict', 'project_not_archived'],
+  async handle({ services, actor, params, body }) {
+    await services.projects.deleteProject(actor, params.projectId, body);
+  },
+});
+
+export const projectOperations = [listProjects, createProject, getProject, updateProject, deleteProject];

@@ -52,10 +52,10 @@ export interface AuditPage {
 
 export interface AuditLogRepository {
   append(record: AuditRecord): Promise<void>;
-  /** A project's entries, newest first (ties in time by auditId, descending). */
-  listForProject(projectId: string, page: AuditPage): Promise<AuditLogEntry[]>;
-  /** Where the entry stands in its project's trail; undefined when the project has no entry with this id. */
-  positionInProject(projectId: string, auditId: string): Promise<AuditPosition | undefined>;
+  /** A project's entries, newest first (ties in time by auditId, descending); `null` lists the entries outside any project. */
+  listForProject(projectId: string | null, page: AuditPage): Promise<AuditLogEntry[]>;
+  /** Where the entry stands in its project's trail (`null`: outside projects); undefined when that trail has no entry with this id. */
+  positionInProject(projectId: string | null, auditId: string): Promise<AuditPosition | undefined>;
 }
 
 const parseJson = (text: string | null): Record<string, unknown> | null => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
@@ -99,13 +99,13 @@ export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (
   },
 
   async listForProject(projectId, page) {
-    if (!isStorableText(projectId)) return [];
+    if (projectId !== null && !isStorableText(projectId)) return [];
     let select = executor
       .selectFrom('audit_log')
       .leftJoin('users', 'users.subject_id', 'audit_log.actor_subject_id')
       .selectAll('audit_log')
       .select('users.account as actor_account')
-      .where('audit_log.project_id', '=', projectId);
+      .where('audit_log.project_id', projectId === null ? 'is' : '=', projectId);
     const before = page.before;
     if (before && 'at' in before) select = select.where('audit_log.at', '<', before.at);
     if (before && 'position' in before) {
@@ -117,8 +117,13 @@ export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (
   },
 
   async positionInProject(projectId, auditId) {
-    if (!isStorableText(projectId) || !isStorableText(auditId)) return undefined;
-    const row = await executor.selectFrom('audit_log').select(['at', 'audit_id']).where('audit_id', '=', auditId).where('project_id', '=', projectId).executeTakeFirst();
+    if ((projectId !== null && !isStorableText(projectId)) || !isStorableText(auditId)) return undefined;
+    const row = await executor
+      .selectFrom('audit_log')
+      .select(['at', 'audit_id'])
+      .where('audit_id', '=', auditId)
+      .where('project_id', projectId === null ? 'is' : '=', projectId)
+      .executeTakeFirst();
     return row && { at: row.at, auditId: row.audit_id };
   },
 });

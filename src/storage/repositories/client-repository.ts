@@ -64,6 +64,11 @@ export interface ClientRepository {
   ): Promise<boolean>;
   /** The history, oldest first. */
   listRevisions(clientId: string): Promise<ClientRevisionRecord[]>;
+  /**
+   * Deletes the client with its revisions and secrets; false when it is not there (any more) or, given
+   * `expectedVersion`, no longer at that version (roll the transaction back then).
+   */
+  delete(clientId: string, expectedVersion?: number): Promise<boolean>;
   findForProtocol(clientId: string): Promise<ProtocolClient | undefined>;
 }
 
@@ -224,6 +229,16 @@ export const clientRepository: RepositoryFactory<ClientRepository> = (db) => {
       if (!isStorableText(clientId)) return [];
       const rows = await executor.selectFrom('client_revisions').selectAll().where('client_id', '=', clientId).orderBy('revision').execute();
       return rows.map((row) => ({ clientId: row.client_id, revision: row.revision, ...toConfiguration(row), createdBy: row.created_by, createdAt: row.created_at }));
+    },
+
+    async delete(clientId, expectedVersion) {
+      if (!isStorableText(clientId)) return false;
+      await executor.deleteFrom('client_secrets').where('client_id', '=', clientId).execute();
+      await executor.deleteFrom('client_revisions').where('client_id', '=', clientId).execute();
+      let query = executor.deleteFrom('clients').where('client_id', '=', clientId);
+      if (expectedVersion !== undefined) query = query.where('client_version', '=', expectedVersion);
+      const result = await query.executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
     },
 
     async findForProtocol(clientId) {

@@ -30,6 +30,8 @@ export interface MemberRepository {
   add(membership: Membership): Promise<boolean>;
   setRole(projectId: string, subjectIds: readonly string[], role: ProjectRole): Promise<number>;
   remove(projectId: string, subjectId: string): Promise<boolean>;
+  /** Removes every membership of the project (when the project itself goes). */
+  removeAll(projectId: string): Promise<void>;
 }
 
 const storable = (...values: string[]) => values.every(isStorableText);
@@ -105,6 +107,11 @@ export const memberRepository: RepositoryFactory<MemberRepository> = () => (exec
       if (!storable(projectId, subjectId)) return false;
       const result = await executor.deleteFrom('project_members').where('project_id', '=', projectId).where('subject_id', '=', subjectId).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
+    },
+
+    async removeAll(projectId) {
+      if (!isStorableText(projectId)) return;
+      await executor.deleteFrom('project_members').where('project_id', '=', projectId).execute();
     },
   };
 };

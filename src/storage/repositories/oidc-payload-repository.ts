@@ -45,6 +45,11 @@ export interface OidcPayloadRepository {
    * interactions. Remembered consent stays: it is no credential. Returns how many rows went.
    */
   revokeAllForAccount(accountId: string): Promise<number>;
+  /**
+   * Deletes every grant, code and token issued to the client; with `forgetConsent` also the consent
+   * people gave it (the client itself is going). Returns how many grants were ended.
+   */
+  revokeAllForClient(clientId: string, options?: { forgetConsent?: boolean }): Promise<number>;
   /** Deletes expired rows a batch at a time until none is left; returns how many this call deleted. */
   pruneExpired(now: number, batchSize?: number): Promise<number>;
   /** The scopes this person allowed this client on the consent page (unexpired); empty when never. */
@@ -70,6 +75,7 @@ const toStored = (row: { payload: string; consumed_at: number | null }, jti: str
 
 function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at'> {
   const { jti: _id, ...payload } = artifact.payload;
+  const clientId = typeof payload.clientId === 'string' ? payload.clientId : null;
   return {
     kind: artifact.kind,
     id: sha256Hex(artifact.id),
@@ -77,6 +83,7 @@ function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at'> {
     grant_id: artifact.grantId,
     uid: artifact.uid,
     account_id: artifact.accountId,
+    client_id: clientId,
     expires_at: artifact.expiresAt,
   };
 }
@@ -88,8 +95,8 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', value('now'))]));
   const findById = precompile(['kind', 'now', 'id'], (value) => live(value).where('id', '=', value('id')));
   const findByUid = precompile(['kind', 'now', 'uid'], (value) => live(value).where('uid', '=', value('uid')));
-  const upsert = precompile(['kind', 'id', 'payload', 'grant_id', 'uid', 'account_id', 'expires_at'], (value) => {
-    const row = { payload: value('payload'), grant_id: value('grant_id'), uid: value('uid'), account_id: value('account_id'), expires_at: value('expires_at'), consumed_at: null };
+  const upsert = precompile(['kind', 'id', 'payload', 'grant_id', 'uid', 'account_id', 'client_id', 'expires_at'], (value) => {
+    const row = { payload: value('payload'), grant_id: value('grant_id'), uid: value('uid'), account_id: value('account_id'), client_id: value('client_id'), expires_at: value('expires_at'), consumed_at: null };
     return db.insertInto('oidc_payloads').values({ kind: value('kind'), id: value('id'), ...row }).onConflict((oc) => oc.columns(['kind', 'id']).doUpdateSet(row));
   });
   const markConsumed = precompile(['kind', 'now', 'id'], (value) =>
@@ -137,6 +144,14 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         const result = await executor.deleteFrom('oidc_payloads').where('account_id', '=', accountId).where('kind', '<>', REMEMBERED_CONSENT).executeTakeFirst();
         return Number(result.numDeletedRows);
       },
+      async revokeAllForClient(clientId, options = {}) {
+        if (!isStorableText(clientId)) return 0;
+        const grants = await executor.deleteFrom('oidc_payloads').where('client_id', '=', clientId).where('kind', '=', 'Grant').executeTakeFirst();
+        let rest = executor.deleteFrom('oidc_payloads').where('client_id', '=', clientId);
+        if (!options.forgetConsent) rest = rest.where('kind', '<>', REMEMBERED_CONSENT);
+        await rest.execute();
+        return Number(grants.numDeletedRows);
+      },
       async pruneExpired(now, batchSize = PRUNE_BATCH_SIZE) {
         // On PostgreSQL each batch takes only rows no other transaction holds (FOR UPDATE SKIP LOCKED):
         // instances pruning at the same moment split the expired rows between them instead of queueing
@@ -163,7 +178,7 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         await repository.upsert({
           kind: REMEMBERED_CONSENT,
           id: rememberedConsentId(accountId, clientId),
-          payload: { scopes },
+          payload: { scopes, clientId },
           grantId: null,
           uid: null,
           accountId,

@@ -34,6 +34,8 @@ export interface ProjectRepository {
    * False when another writer got there first (PostgreSQL re-checks the WHERE after waiting for the row lock).
    */
   updateIfVersion(projectId: string, expectedVersion: number, changes: ProjectChanges): Promise<boolean>;
+  /** Deletes the project row when it is archived and still at this version (members and clients must be gone first). */
+  deleteIfArchivedAtVersion(projectId: string, expectedVersion: number): Promise<boolean>;
 }
 
 export function toProjectRecord(row: ProjectRow): ProjectRecord {
@@ -97,6 +99,17 @@ export const projectRepository: RepositoryFactory<ProjectRepository> = (db) => {
         .where('version', '=', expectedVersion)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    async deleteIfArchivedAtVersion(projectId, expectedVersion) {
+      if (!isStorableText(projectId)) return false;
+      const result = await executor
+        .deleteFrom('projects')
+        .where('project_id', '=', projectId)
+        .where('version', '=', expectedVersion)
+        .where('status', '=', 'archived')
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
     },
   });
 };

@@ -142,7 +142,11 @@ export interface paths {
         get: operations["getProject"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an archived project
+         * @description Deletes an archived project for good, with its members and its clients (whose grants and tokens end at once). An active project answers 409 project_not_archived: archive it first. This cannot be undone: confirm with the person first. The body carries the current `expectedProjectVersion`. Owner or administrator only.
+         */
+        delete: operations["deleteProject"];
         options?: never;
         head?: never;
         /**
@@ -258,7 +262,11 @@ export interface paths {
         get: operations["getClient"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a client
+         * @description Deletes the client for good: its secrets and revisions, and at once every grant, code, access and refresh token it was issued; no one can sign in to it again. This cannot be undone: confirm with the person first; to stop it only for a while, disable it instead (PATCH with `status: "disabled"`). The body carries the current `clientVersion`. Maintainer, owner or administrator.
+         */
+        delete: operations["deleteClient"];
         options?: never;
         head?: never;
         /**
@@ -322,6 +330,26 @@ export interface paths {
          * @description Revokes one secret at once (for example a retiring one nothing uses any more: see `lastUsedAt`). Maintainer, owner or administrator.
          */
         post: operations["revokeClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/clients/{clientId}/tokens/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End all of a client's tokens
+         * @description Ends every grant the client holds, with its authorization codes, access tokens and refresh tokens, at once: everyone signed in to it must sign in again. The secrets are untouched (rotate or revoke them separately). Bumps `clientVersion`. Maintainer, owner or administrator.
+         */
+        post: operations["revokeClientTokens"];
         delete?: never;
         options?: never;
         head?: never;
@@ -452,6 +480,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the administrators' audit trail
+         * @description Every change outside projects, newest first: people created, changed, disabled or given a password, sign-ins and sign-outs, settings, signing keys, deleted projects. Administrators only. Page with `before` set to the `auditId` of the last entry you have.
+         */
+        get: operations["listAdminAuditLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -462,7 +510,7 @@ export interface components {
              * @description Machine-readable error code; the closed list is in the instructions.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description What happened and what to do about it. */
             error_description: string;
             /** @description Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it. */
@@ -1231,7 +1279,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1279,6 +1330,11 @@ export interface operations {
                      */
                     "application/json": {
                         project: components["schemas"]["Project"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -1315,6 +1371,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1446,6 +1514,152 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project identifier, e.g. `prj_...`. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedProjectVersion": 4
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The project version you last read (`project.version`); a stale one is refused with 409 version_conflict.
+                     * @example 3
+                     */
+                    expectedProjectVersion: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted, with its clients. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict`, `project_not_archived` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict" | "project_not_archived";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1766,7 +1980,10 @@ export interface operations {
     addMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The project identifier, e.g. `prj_...`. */
                 projectId: string;
@@ -1835,6 +2052,11 @@ export interface operations {
                     "application/json": {
                         member: components["schemas"]["Member"];
                         project: components["schemas"]["Project"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -1886,7 +2108,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the current state: `version_conflict`, `project_archived`, `member_exists` (each example says what it means and what to do). */
+            /** @description Conflict with the current state: `version_conflict`, `project_archived`, `member_exists`, `idempotency_key_reused` (each example says what it means and what to do). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1894,7 +2116,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "version_conflict" | "project_archived" | "member_exists";
+                        error?: "version_conflict" | "project_archived" | "member_exists" | "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2630,7 +2852,10 @@ export interface operations {
     registerClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The project identifier, e.g. `prj_...`. */
                 projectId: string;
@@ -2727,10 +2952,15 @@ export interface operations {
                      */
                     "application/json": {
                         client: components["schemas"]["Client"];
-                        /** @description web clients only: the plaintext secret, the same as `secret.value`, shown this once. */
+                        /** @description web clients only: the plaintext secret, the same as `secret.value`, shown this once (left out of a replayed answer). */
                         clientSecret?: string;
-                        /** @description web clients only. */
+                        /** @description web clients only; left out of a replayed answer (`"replayed": true`). */
                         secret?: components["schemas"]["NewSecret"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -2782,7 +3012,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the current state: `project_archived` (each example says what it means and what to do). */
+            /** @description Conflict with the current state: `project_archived`, `idempotency_key_reused` (each example says what it means and what to do). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2790,7 +3020,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "project_archived";
+                        error?: "project_archived" | "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2941,6 +3171,154 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project identifier, e.g. `prj_...`. */
+                projectId: string;
+                /** @description The client identifier (`client_id` at the OIDC side), e.g. `cli_...`. */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "clientVersion": 4
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The client version you last read (`client.clientVersion`); a stale one is refused with 409 version_conflict.
+                     * @example 2
+                     */
+                    clientVersion: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted; its tokens no longer work. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict`, `project_archived` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict" | "project_archived";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3392,7 +3770,10 @@ export interface operations {
     rotateClientSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The project identifier, e.g. `prj_...`. */
                 projectId: string;
@@ -3479,9 +3860,15 @@ export interface operations {
                      */
                     "application/json": {
                         client: components["schemas"]["Client"];
-                        /** @description The new plaintext secret, the same as `secret.value`, shown this once. */
-                        clientSecret: string;
-                        secret: components["schemas"]["NewSecret"];
+                        /** @description The new plaintext secret, the same as `secret.value`, shown this once (left out of a replayed answer). */
+                        clientSecret?: string;
+                        /** @description Left out of a replayed answer (`"replayed": true`). */
+                        secret?: components["schemas"]["NewSecret"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -3533,7 +3920,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the current state: `version_conflict`, `project_archived`, `invalid_client_type`, `secret_limit_exceeded` (each example says what it means and what to do). */
+            /** @description Conflict with the current state: `version_conflict`, `project_archived`, `invalid_client_type`, `secret_limit_exceeded`, `idempotency_key_reused` (each example says what it means and what to do). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3541,7 +3928,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "version_conflict" | "project_archived" | "invalid_client_type" | "secret_limit_exceeded";
+                        error?: "version_conflict" | "project_archived" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3673,6 +4060,198 @@ export interface operations {
                      */
                     "application/json": {
                         client: components["schemas"]["Client"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict`, `project_archived` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict" | "project_archived";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeClientTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project identifier, e.g. `prj_...`. */
+                projectId: string;
+                /** @description The client identifier (`client_id` at the OIDC side), e.g. `cli_...`. */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "clientVersion": 4
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The client version you last read (`client.clientVersion`); a stale one is refused with 409 version_conflict.
+                     * @example 2
+                     */
+                    clientVersion: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The client with its new clientVersion, and how many grants were ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "client": {
+                     *         "clientId": "cli_Q8mZ3vK1xP7rT2nB5cLd",
+                     *         "projectId": "prj_4fJ9kQ2mX8vR1tLp",
+                     *         "clientType": "web",
+                     *         "displayName": "Course portal",
+                     *         "description": "",
+                     *         "redirectUris": [
+                     *           "https://portal.example.com/callback"
+                     *         ],
+                     *         "postLogoutRedirectUris": [
+                     *           "https://portal.example.com/"
+                     *         ],
+                     *         "scopeWhitelist": [
+                     *           "openid",
+                     *           "profile",
+                     *           "email"
+                     *         ],
+                     *         "requirePkce": true,
+                     *         "status": "active",
+                     *         "revision": 1,
+                     *         "secrets": [
+                     *           {
+                     *             "secretId": "sec_7HkP2wQ9zR4mN1xT",
+                     *             "status": "active",
+                     *             "createdAt": "2026-11-21T09:30:00.000Z",
+                     *             "expiresAt": null,
+                     *             "lastUsedAt": null
+                     *           }
+                     *         ],
+                     *         "clientVersion": 5,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *       },
+                     *       "revokedGrants": 3
+                     *     }
+                     */
+                    "application/json": {
+                        client: components["schemas"]["Client"];
+                        /** @description How many grants (sign-ins with their codes, access and refresh tokens) were ended. */
+                        revokedGrants: number;
                     };
                 };
             };
@@ -4112,7 +4691,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4180,6 +4762,11 @@ export interface operations {
                              */
                             expiresAt: string;
                         };
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
                     };
                 };
             };
@@ -4216,6 +4803,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4660,6 +5259,119 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminAuditLogs: {
+        parameters: {
+            query?: {
+                /** @description How many entries, newest first: 1-200, default 50. */
+                limit?: string;
+                /** @description Where the next page starts: the `auditId` of the last entry you have (exact, the way to page), or an ISO-8601 time (only entries strictly older than it). */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "auditLogs": [
+                     *         {
+                     *           "auditId": "aud_mi8x2k1c_Hq7Zp3LmWs",
+                     *           "at": "2026-11-21T10:15:00.000Z",
+                     *           "actorSubjectId": "0b7e6c1a-2f3d-4e5a-8b9c-1d2e3f4a5b6c",
+                     *           "actorAccount": "alice",
+                     *           "surface": "agent",
+                     *           "action": "user.update",
+                     *           "targetType": "user",
+                     *           "targetId": "6f1c2d8e-3b4a-4c5d-9e6f-7a8b9c0d1e2f",
+                     *           "before": {
+                     *             "status": "active"
+                     *           },
+                     *           "after": {
+                     *             "status": "disabled"
+                     *           },
+                     *           "ip": "203.0.113.7",
+                     *           "viaClientId": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        auditLogs: components["schemas"]["AuditLogEntry"][];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -52,7 +52,7 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
         onNewVersion(result.client);
         // Close the rotation dialog in the same render that opens the secret, so focus moves in order.
         setRotating(false);
-        setFresh(result.secret);
+        setFresh(result.secret ?? null);
       },
     );
   };

@@ -63,6 +63,7 @@ export interface Operation<
 }
 
 // Existential over the schema parameters: lists hold operations of every shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- zod's schema types are invariant here; `unknown` would reject every concrete operation
 export type AnyOperation = Operation<any, any, any, any, Access>;
 
 export function defineOperation<

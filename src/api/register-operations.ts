@@ -32,7 +32,8 @@ export function acceptJsonBodiesOnly(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    // Fastify's default parser reports through `done`; its return value carries nothing.
+    void parseJson(request, body as string, done);
   });
 }
 

@@ -93,7 +93,7 @@ function renderHtml(ctx: Ctx, page: string): void {
 
 /** Builds the oidc-provider instance with the given signing keys over the store's repositories; everything else comes from `deps`. */
 export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): Provider {
-  const { db, clock, services } = deps;
+  const { clock, services } = deps;
 
   const loadExistingGrant = async (ctx: Ctx) => {
     const client = ctx.oidc.client!;

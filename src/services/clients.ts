@@ -2,7 +2,6 @@ import type { Actor } from '../domain/actor.ts';
 import { clientTypeProblems, normalizeConfiguration } from '../domain/client-rules.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newClientId, newSecretId, newSecretValue } from '../domain/ids.ts';
-import { CLIENT_STATUSES } from '../domain/statuses.ts';
 import { AppError } from '../errors.ts';
 import type { ClientRecord } from '../storage/repositories/client-repository.ts';
 import type { Repositories } from '../storage/store.ts';

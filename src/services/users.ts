@@ -3,7 +3,6 @@ import type { Actor } from '../domain/actor.ts';
 import { STUDENT_STATUSES, type StudentStatus } from '../domain/clients.ts';
 import { newSubjectId } from '../domain/ids.ts';
 import { passwordProblem } from '../domain/passwords.ts';
-import { isStorableText } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
 import type { Repositories } from '../storage/store.ts';

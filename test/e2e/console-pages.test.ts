@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
 import { DESKTOP, launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
-import { openTab, signIn, signInHere } from './support/console-actions.ts';
+import { openTab, signInHere } from './support/console-actions.ts';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { seedProject } from './support/seed.ts';

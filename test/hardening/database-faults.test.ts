@@ -144,10 +144,10 @@ describe.skipIf(!TEST_ENGINES.includes('postgres'))('PostgreSQL unreachable, the
 
     await proxy.cut();
     const answers = await Promise.all([token(ctx, client), authorize(ctx, client), token(ctx, client), authorize(ctx, client)]);
-    expectProtocolUnavailable(answers[0]!, 'json');
-    expectProtocolUnavailable(answers[1]!, 'html');
-    expectProtocolUnavailable(answers[2]!, 'json');
-    expectProtocolUnavailable(answers[3]!, 'html');
+    expectProtocolUnavailable(answers[0], 'json');
+    expectProtocolUnavailable(answers[1], 'html');
+    expectProtocolUnavailable(answers[2], 'json');
+    expectProtocolUnavailable(answers[3], 'html');
     const lines = logs.lines();
     expect(lines.filter((line) => line.msg === 'database unavailable' && line.path === '/token').length).toBeGreaterThanOrEqual(2);
     expect(lines.filter((line) => line.msg === 'database unavailable' && line.path === '/auth').length).toBeGreaterThanOrEqual(2);
@@ -172,12 +172,10 @@ describe.skipIf(!TEST_ENGINES.includes('postgres'))('PostgreSQL unreachable, the
 
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('SQLite locked by another process, then released', () => {
   let ctx: TestContext;
-  let client: WebClient;
   const logs = logCollector();
   beforeAll(async () => {
     ctx = await createTestContext('sqlite', { LOG_LEVEL: 'warn' }, { logStream: logs.stream });
     await ctx.services.users.createUser(systemActor, { account: 'operator', displayName: 'Operator', password: PASSWORD });
-    client = await registerWebClient(ctx);
   });
   afterAll(async () => {
     await ctx.close();

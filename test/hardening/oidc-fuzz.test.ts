@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/actor.ts';
-import { createAccounts, PASSWORD } from '../api/helpers/users.ts';
+import { createAccounts } from '../api/helpers/users.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { STRANGE_TEXT, wellFormed } from '../helpers/contract-arbitraries.ts';
 import { sameSnapshot, snapshotEveryTable, type DatabaseSnapshot } from '../helpers/database-snapshot.ts';

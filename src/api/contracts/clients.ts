@@ -4,7 +4,7 @@ import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain
 import { CLIENT_STATUSES, SECRET_STATUSES } from '../../domain/statuses.ts';
 import { textProblem } from '../../domain/text-fields.ts';
 import type { Client, NewSecret, SecretInfo } from '../../services/types.ts';
-import { clientIdParams, clientVersion, readableText, timestamp, toIso, toIsoOrNull } from './common.ts';
+import { clientIdParams, clientVersion, timestamp, toIso, toIsoOrNull } from './common.ts';
 
 /** Marks a rule's problem as one of client metadata: the request answers 400 invalid_client_metadata (see request-validation.ts). */
 export const CLIENT_METADATA_PROBLEM = { error: 'invalid_client_metadata' } as const;

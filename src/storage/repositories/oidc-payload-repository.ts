@@ -1,5 +1,4 @@
 import { sha256Hex } from '../../domain/digests.ts';
-import type { Engine } from '../database.ts';
 import { precompile } from '../precompiled-query.ts';
 import type { OidcPayloadsTable } from '../schema.ts';
 import { isStorableText } from '../../domain/text-rules.ts';

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { secretIsUsable } from '../../../src/domain/client-secrets.ts';
 import { SECRET_POLICY } from '../../../src/domain/clients.ts';
 import { api, unwrap } from '../api/client.ts';
-import type { Client, NewSecret, SecretInfo } from '../api/types.ts';
+import type { NewSecret, SecretInfo } from '../api/types.ts';
 import { CLIENT_ALL_FIELDS } from '../client-fields.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';

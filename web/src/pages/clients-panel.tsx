@@ -1,5 +1,4 @@
 import { api, unwrap } from '../api/client.ts';
-import type { Client } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';

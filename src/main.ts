@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   await migrating.close();
   const { db, engine, close } = openDatabase(config.databaseUrl);
   const operations = createOperations(config);
-  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn });
+  const services = createServices({ db, engine, clock: systemClock, signInLimiter: operations.rateLimits.signIn, keyEncryptionSecret: config.keyEncryptionSecret });
   const prepared = await prepareInstance({ config, db, clock: systemClock, services });
   const app = await buildApp({ config, db, engine, clock: systemClock, services, instanceSecrets: prepared.instanceSecrets, operations });
   installGracefulShutdown(app, { graceSeconds: config.shutdownGraceSeconds, afterClose: close });

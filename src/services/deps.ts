@@ -7,4 +7,6 @@ export interface ServiceDeps {
   clock: Clock;
   /** Applied inside the sign-in use cases, so every surface that signs a person in is limited alike. */
   signInLimiter: SignInLimiter;
+  /** Seals TOTP secrets; when absent, the secret start-up generated and kept in the database (outside production). */
+  keyEncryptionSecret?: string | undefined;
 }

@@ -15,8 +15,8 @@ import { createUserService } from './users.ts';
  * Every use case, shared by the Agent API, the Management API, the CLI and start-up. A server passes
  * its sign-in limiter; without one (the command line) sign-ins are not limited.
  */
-export function createServices({ db, engine, clock, signInLimiter = unlimitedSignIns }: { db: Db; engine: Engine; clock: Clock; signInLimiter?: SignInLimiter }) {
-  const deps = { store: createStore(db, engine), clock, signInLimiter };
+export function createServices({ db, engine, clock, signInLimiter = unlimitedSignIns, keyEncryptionSecret }: { db: Db; engine: Engine; clock: Clock; signInLimiter?: SignInLimiter; keyEncryptionSecret?: string | undefined }) {
+  const deps = { store: createStore(db, engine), clock, signInLimiter, keyEncryptionSecret };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),

@@ -7,6 +7,7 @@ import { isStorableText } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
 import { writeAudit } from './audit.ts';
+import { createSecondFactor } from './second-factor.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -75,8 +76,13 @@ function checkPassword(password: string): void {
   if (problem) throw new AppError('invalid_request', `The password ${problem}.`, { fieldErrors: { password: problem } });
 }
 
-export function createUserService({ store, clock, signInLimiter }: ServiceDeps) {
+export const MFA_REQUIRED_DESCRIPTION =
+  'This account has a second factor: send the 6-digit code from your authenticator app, or an unused recovery code, in `otp` together with the account and password.';
+
+export function createUserService(deps: ServiceDeps) {
+  const { store, clock, signInLimiter } = deps;
   const { users } = store.repos;
+  const secondFactor = createSecondFactor(deps);
 
   async function requireUser(subjectId: string): Promise<User> {
     const user = await users.findBySubjectId(subjectId);
@@ -124,9 +130,25 @@ export function createUserService({ store, clock, signInLimiter }: ServiceDeps) 
      * The password check of every sign-in, under the sign-in failure limits: the user when the account
      * exists, is active and the password matches, otherwise null. Throws 429 rate_limited, without
      * checking the password, once the account, the address or both have failed too often.
+     *
+     * A person with a second factor also needs `otp` (a TOTP code or an unused recovery code): without
+     * it, 401 mfa_required, which is not a failure; a wrong one is null, counted like a wrong password.
      */
-    async authenticate(account: string, password: string, from: SignInSource): Promise<User | null> {
-      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface }, () => verifyCredentials(account, password));
+    async authenticate(account: string, password: string, from: SignInSource, otp?: string): Promise<User | null> {
+      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface }, async () => {
+        const user = await verifyCredentials(account, password);
+        if (!user || !(await secondFactor.enrolled(user.subjectId))) return user;
+        if (otp === undefined) throw new AppError('mfa_required', MFA_REQUIRED_DESCRIPTION);
+        return (await secondFactor.verify(user.subjectId, otp)) ? user : null;
+      });
+    },
+
+    /** Re-checks a signed-in person's password before a sensitive change, under the same sign-in limits. */
+    async confirmPassword(subjectId: string, password: string, from: SignInSource): Promise<boolean> {
+      const user = await users.findBySubjectId(subjectId);
+      if (!user) return false;
+      const confirmed = await signInLimiter.attempt({ account: user.account, ip: from.ip, surface: from.surface }, () => verifyCredentials(user.account, password));
+      return confirmed !== null;
     },
 
     async getUser(subjectId: string): Promise<User | null> {

@@ -84,6 +84,8 @@ export interface SessionsTable {
   last_seen_at: EpochMs;
   expires_at: EpochMs;
   revoked_at: EpochMs | null;
+  /** Opaque id a person names the session by; never the token or its digest. */
+  session_id: string;
 }
 
 export interface AuditLogTable {
@@ -133,6 +135,27 @@ export interface InstanceSettingsTable {
   created_at: EpochMs;
 }
 
+export interface AccountFactorsTable {
+  factor_id: string;
+  subject_id: string;
+  type: 'totp';
+  name: string;
+  status: 'pending' | 'active';
+  /** The TOTP secret, AES-256-GCM under the key-encryption secret. */
+  secret_encrypted: string;
+  /** The last RFC 6238 time step accepted: codes of this step or earlier are refused. */
+  last_used_step: number | null;
+  created_at: EpochMs;
+  last_used_at: EpochMs | null;
+}
+
+export interface RecoveryCodesTable {
+  subject_id: string;
+  code_digest: string;
+  created_at: EpochMs;
+  used_at: EpochMs | null;
+}
+
 export interface Database {
   users: UsersTable;
   projects: ProjectsTable;
@@ -145,6 +168,8 @@ export interface Database {
   signing_keys: SigningKeysTable;
   oidc_payloads: OidcPayloadsTable;
   instance_settings: InstanceSettingsTable;
+  account_factors: AccountFactorsTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db, Engine } from './database.ts';
+import { accountFactorRepository } from './repositories/account-factor-repository.ts';
 import { auditLogRepository } from './repositories/audit-log-repository.ts';
 import { clientRepository } from './repositories/client-repository.ts';
 import { clientSecretRepository } from './repositories/client-secret-repository.ts';
@@ -33,6 +34,7 @@ const REPOSITORY_FACTORIES = {
   clientSecrets: clientSecretRepository,
   oidcPayloads: oidcPayloadRepository,
   signingKeys: signingKeyRepository,
+  accountFactors: accountFactorRepository,
 };
 
 type Factories = typeof REPOSITORY_FACTORIES;

@@ -1,3 +1,4 @@
+import { createAccountService } from './account.ts';
 import { createAuditLogService } from './audit-log.ts';
 import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
@@ -6,8 +7,10 @@ import type { Clock } from '../domain/clock.ts';
 import { unlimitedSignIns, type SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import { createStore } from '../storage/store.ts';
+import { createFactorService } from './factors.ts';
 import { createMemberService } from './members.ts';
 import { createProjectService } from './projects.ts';
+import { createSecuritySettingsService } from './security-settings.ts';
 import { createSessionService } from './sessions.ts';
 import { createUserService } from './users.ts';
 
@@ -24,6 +27,9 @@ export function createServices({ db, engine, clock, signInLimiter = unlimitedSig
     members: createMemberService(deps),
     clients: { ...createClientService(deps), ...createClientSecretService(deps), ...createClientImportService(deps) },
     audit: createAuditLogService(deps),
+    account: createAccountService(deps),
+    factors: createFactorService(deps),
+    settings: createSecuritySettingsService(deps),
   };
 }
 

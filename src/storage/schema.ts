@@ -156,6 +156,13 @@ export interface RecoveryCodesTable {
   used_at: EpochMs | null;
 }
 
+export interface SecuritySettingsTable {
+  settings_id: string;
+  mfa_required: 'none' | 'admins' | 'everyone';
+  version: number;
+  updated_at: EpochMs;
+}
+
 export interface Database {
   users: UsersTable;
   projects: ProjectsTable;
@@ -170,6 +177,7 @@ export interface Database {
   instance_settings: InstanceSettingsTable;
   account_factors: AccountFactorsTable;
   recovery_codes: RecoveryCodesTable;
+  security_settings: SecuritySettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

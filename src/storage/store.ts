@@ -8,6 +8,7 @@ import { instanceSettingsRepository } from './repositories/instance-settings-rep
 import { memberRepository } from './repositories/member-repository.ts';
 import { oidcPayloadRepository } from './repositories/oidc-payload-repository.ts';
 import { projectRepository } from './repositories/project-repository.ts';
+import { securitySettingsRepository } from './repositories/security-settings-repository.ts';
 import { sessionRepository } from './repositories/session-repository.ts';
 import { signingKeyRepository } from './repositories/signing-key-repository.ts';
 import { userRepository } from './repositories/user-repository.ts';
@@ -35,6 +36,7 @@ const REPOSITORY_FACTORIES = {
   oidcPayloads: oidcPayloadRepository,
   signingKeys: signingKeyRepository,
   accountFactors: accountFactorRepository,
+  securitySettings: securitySettingsRepository,
 };
 
 type Factories = typeof REPOSITORY_FACTORIES;

@@ -1,9 +1,11 @@
 import type { AnyOperation } from '../operation.ts';
+import { accountOperations } from './account.ts';
 import { listAuditLogs } from './audit.ts';
 import { clientOperations } from './clients.ts';
 import { memberOperations } from './members.ts';
 import { projectOperations } from './projects.ts';
+import { settingsOperations } from './settings.ts';
 import { userOperations } from './users.ts';
 
 /** The operations both management surfaces share, in the order the documents list them. */
-export const sharedOperations: readonly AnyOperation[] = [...projectOperations, ...memberOperations, ...clientOperations, listAuditLogs, ...userOperations];
+export const sharedOperations: readonly AnyOperation[] = [...projectOperations, ...memberOperations, ...clientOperations, listAuditLogs, ...userOperations, ...settingsOperations, ...accountOperations];

@@ -15,8 +15,8 @@ export interface SecondFactorDeps {
 }
 
 /** The key-encryption secret the instance runs with: the configured one, or the one start-up generated and stored. */
-async function keyEncryptionSecretOf(deps: SecondFactorDeps): Promise<string> {
-  const secret = deps.keyEncryptionSecret ?? (await deps.store.repos.instanceSettings.find('OIDC_KEY_ENCRYPTION_SECRET'));
+async function keyEncryptionSecretOf(deps: SecondFactorDeps, repos: Repositories): Promise<string> {
+  const secret = deps.keyEncryptionSecret ?? (await repos.instanceSettings.find('OIDC_KEY_ENCRYPTION_SECRET'));
   if (!secret) throw new Error('no key-encryption secret: set OIDC_KEY_ENCRYPTION_SECRET');
   return secret;
 }
@@ -26,7 +26,7 @@ export function createSecondFactor(deps: SecondFactorDeps) {
   const { store, clock } = deps;
 
   async function totpStepFor(repos: Repositories, subjectId: string, code: string, factorId?: string): Promise<{ factorId: string; step: number } | null> {
-    const secret = await keyEncryptionSecretOf(deps);
+    const secret = await keyEncryptionSecretOf(deps, repos);
     const factors = (await repos.accountFactors.listOf(subjectId)).filter((factor) => (factorId === undefined ? factor.status === 'active' : factor.factorId === factorId));
     for (const factor of factors) {
       const totpSecret = openSealedText(factor.secretEncrypted, factor.factorId, secret, TOTP_SECRETS);
@@ -44,7 +44,7 @@ export function createSecondFactor(deps: SecondFactorDeps) {
 
   return {
     async seal(totpSecret: string, factorId: string): Promise<string> {
-      return sealText(totpSecret, factorId, await keyEncryptionSecretOf(deps), TOTP_SECRETS);
+      return sealText(totpSecret, factorId, await keyEncryptionSecretOf(deps, store.repos), TOTP_SECRETS);
     },
 
     /** Whether the person has a confirmed factor: then every sign-in needs a one-time code too. */

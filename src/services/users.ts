@@ -197,7 +197,10 @@ export function createUserService(deps: ServiceDeps) {
         };
         await repos.users.update(subjectId, profile, now);
         // A disabled account keeps no live console or agent session.
-        if (changes.status === 'disabled') await repos.sessions.revokeAllOf(subjectId, now);
+        if (changes.status === 'disabled') {
+          await repos.sessions.revokeAllOf(subjectId, now);
+          await repos.oidcPayloads.revokeAllForAccount(subjectId);
+        }
         const after: User = { ...before, ...profile, updatedAt: now };
         await writeAudit(repos, clock, actor, { action: 'user.update', targetType: 'user', targetId: subjectId, before: auditedFields(before), after: auditedFields(after) });
         return after;
@@ -213,6 +216,7 @@ export function createUserService(deps: ServiceDeps) {
         const now = clock.now();
         await repos.users.setPasswordHash(subjectId, passwordHash, now);
         await repos.sessions.revokeAllOf(subjectId, now);
+        await repos.oidcPayloads.revokeAllForAccount(subjectId);
         await writeAudit(repos, clock, actor, { action: 'user.password_reset', targetType: 'user', targetId: subjectId });
       });
     },

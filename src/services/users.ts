@@ -143,6 +143,20 @@ export function createUserService(deps: ServiceDeps) {
       });
     },
 
+    /**
+     * The second step of a sign-in whose password was right (the login page's code page): the user when
+     * `otp` is a current TOTP code or an unused recovery code of theirs, otherwise null, counted as a failure.
+     */
+    async authenticateSecondStep(subjectId: string, otp: string, from: SignInSource): Promise<User | null> {
+      const user = await users.findBySubjectId(subjectId);
+      if (!user) return null;
+      return signInLimiter.attempt({ account: user.account, ip: from.ip, surface: from.surface }, async () => {
+        const current = await users.findBySubjectId(subjectId);
+        if (!current || current.status !== 'active') return null;
+        return (await secondFactor.verify(subjectId, otp)) ? current : null;
+      });
+    },
+
     /** Re-checks a signed-in person's password before a sensitive change, under the same sign-in limits. */
     async confirmPassword(subjectId: string, password: string, from: SignInSource): Promise<boolean> {
       const user = await users.findBySubjectId(subjectId);

@@ -132,6 +132,11 @@ describe.each(TEST_ENGINES)('second factors and my account on %s', (engine) => {
       const code = await codeNow(secret);
       expect((await callerOn(surface, ctx).login(`sess-${surface}`, PASSWORD, code)).status).toBe(200);
       expect((await callerOn(surface, ctx).login(`sess-${surface}`, PASSWORD, code)).status).toBe(401);
+      // Two sign-ins racing with one fresh code: exactly one gets in.
+      nextStep();
+      const racing = await codeNow(secret);
+      const raced = await Promise.all([0, 1].map(() => callerOn(surface, ctx).login(`sess-${surface}`, PASSWORD, racing)));
+      expect(raced.map((r) => r.status).sort()).toEqual([200, 401]);
       const recovery = recoveryCodes[0]!;
       expect((await callerOn(surface, ctx).login(`sess-${surface}`, PASSWORD, recovery.toUpperCase())).status).toBe(200);
       expect((await callerOn(surface, ctx).login(`sess-${surface}`, PASSWORD, recovery)).status).toBe(401);

@@ -91,3 +91,25 @@ describe.each(TEST_ENGINES)('OIDC login with a second factor on %s', (engine) =>
     expect(isLoginPage({ ...refused, status: 200 })).toBe(true);
   });
 });
+
+describe.each(TEST_ENGINES)('OIDC login with the password alone on %s', (engine) => {
+  let server: OidcTestServer;
+  let fixture: OidcFixture;
+  beforeAll(async () => {
+    server = await startOidcTestServer(engine);
+    fixture = await setUpOidcFixture(server);
+  });
+  afterAll(() => server.close());
+
+  it('says so in the ID token: amr ["pwd"], acr "pwd"; discovery lists the acr values', async () => {
+    const config = await discoverAs(server.issuer, fixture.web);
+    expect(config.serverMetadata().acr_values_supported).toEqual(['pwd', 'mfa']);
+    const agent = new OidcUserAgent(server.issuer);
+    const request = await authorizationRequest(config, fixture.web, 'openid profile', { prompt: 'consent' });
+    const { signInThroughPages } = await import('../helpers/oidc-user-agent.ts');
+    const callback = await signInThroughPages(agent, request.url, PERSON);
+    const claims = (await redeemCode(config, request, callback.location!)).claims()!;
+    expect(claims.amr).toEqual(['pwd']);
+    expect(claims.acr).toBe('pwd');
+  });
+});

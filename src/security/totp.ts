@@ -1,6 +1,5 @@
 import QRCode from 'qrcode';
 import { generateSecret, generateURI, verify } from 'otplib';
-import type { VerifyResult } from '@otplib/totp';
 
 // RFC 6238 as every authenticator app reads it: HMAC-SHA-1, 30-second steps, 6 digits.
 const PERIOD_SECONDS = 30;
@@ -26,13 +25,14 @@ export async function qrCodeSvg(uri: string): Promise<string> {
  */
 export async function matchingTotpStep(secret: string, code: string, nowMs: number, afterStep: number | null): Promise<number | null> {
   if (!/^\d{6}$/.test(code)) return null;
-  const result = (await verify({
+  const result = await verify({
     secret,
     token: code,
     epoch: Math.floor(nowMs / 1000),
     epochTolerance: TOLERANCE_SECONDS,
     period: PERIOD_SECONDS,
     ...(afterStep === null ? {} : { afterTimeStep: afterStep }),
-  })) as VerifyResult;
-  return result.valid ? result.timeStep : null;
+  });
+  // A TOTP verification names the step it matched; only an HOTP one would not.
+  return result.valid && 'timeStep' in result ? result.timeStep : null;
 }

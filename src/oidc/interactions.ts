@@ -140,6 +140,13 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
         failed: true,
       }), [interaction.params.redirect_uri as string]);
     }
+    // The policy wants a second factor this person has not added: no code is issued until they enrol.
+    if (await deps.services.factors.mustEnrol(user)) {
+      return sendPage(reply, 403, renderErrorPage({
+        title: 'Add a second factor first',
+        message: 'Your organisation requires a one-time code from an authenticator app at sign-in. Sign in to the Sesame console, add an authenticator under My account, then go back to the application and sign in again.',
+      }));
+    }
     return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd'], acr: 'pwd' } }, false);
   });
 

@@ -4,6 +4,7 @@ export const ERROR_STATUS = {
   invalid_client_metadata: 400,
   login_required: 401,
   invalid_credentials: 401,
+  mfa_required: 401,
   forbidden: 403,
   csrf_failed: 403,
   insufficient_scope: 403,

@@ -24,3 +24,5 @@ export const newProjectId = () => `prj_${randomBase62(16)}`;
 export const newClientId = () => `cli_${randomBase62(20)}`;
 export const newSecretId = () => `sec_${randomBase62(16)}`;
 export const newAuditId = () => `aud_${Date.now().toString(36)}_${randomBase62(10)}`;
+export const newSessionId = () => `ses_${randomBase62(20)}`;
+export const newFactorId = () => `fac_${randomBase62(16)}`;

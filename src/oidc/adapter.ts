@@ -56,7 +56,8 @@ function payloadAdapter(kind: string, { store, clock }: AdapterDeps, afterWrite:
         kind,
         id,
         payload: withoutSessionCookie(kind, payload),
-        grantId: payload.grantId ?? null,
+        // A grant names itself, so a person's grants can be listed and revoked by id (My account).
+        grantId: payload.grantId ?? (kind === 'Grant' ? id : null),
         uid: payload.uid ?? null,
         accountId: accountOf(payload),
         expiresAt: typeof expiresIn === 'number' ? clock.now() + expiresIn * 1000 : null,

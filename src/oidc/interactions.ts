@@ -12,8 +12,10 @@ import { assistantConsentRequest, grantAssistantScopes } from './assistant-conse
 import { renderConsentPage } from './pages/consent-page.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoginPage } from './pages/login-page.ts';
+import { renderOneTimeCodePage } from './pages/one-time-code-page.ts';
 import type { OidcDeps } from './provider.ts';
 import { rememberConsent } from './remembered-consent.ts';
+import { secondStepSubject, secondStepTicket } from './second-step-ticket.ts';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type InteractionResults = Parameters<Provider['interactionResult']>[2];
@@ -124,6 +126,8 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       const deviceSubject = device.subjectOf(request.headers.cookie);
       user = account ? await deps.services.users.authenticate(account, field(body, 'password'), { ip: request.ip, surface: 'login_page', deviceSubject }) : null;
     } catch (error) {
+      const secondStep = error instanceof AppError && error.code === 'mfa_required' ? await deps.services.users.findByAccount(account) : null;
+      if (secondStep) return showOneTimeCodePage(reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200);
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
       const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, retryAfterSeconds });
@@ -139,10 +143,52 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
         failed: true,
       }), [interaction.params.redirect_uri as string]);
     }
+    // The policy wants a second factor this person has not added: no code is issued until they enrol.
+    if (await deps.services.factors.mustEnrol(user)) {
+      return sendPage(reply, 403, renderErrorPage({
+        title: 'Add a second factor first',
+        message: 'Your organisation requires a one-time code from an authenticator app at sign-in. Sign in to the Sesame console, add an authenticator under My account, then go back to the application and sign in again.',
+      }));
+    }
+    rememberDevice(reply, user.subjectId);
+    return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd'], acr: 'pwd' } }, false);
+  });
+
+  /** After a correct sign-in: this browser is one its person used (the sign-in limits spare it later). */
+  function rememberDevice(reply: FastifyReply, subjectId: string): void {
     // Set on the raw response: oidc-provider writes its own cookies there, and Fastify's headers would replace them.
     const setCookies = reply.raw.getHeader('set-cookie');
-    reply.raw.setHeader('set-cookie', [...(Array.isArray(setCookies) ? setCookies : setCookies === undefined ? [] : [String(setCookies)]), device.issue(user.subjectId)]);
-    return finish(request, reply, { login: { accountId: user.subjectId } }, false);
+    reply.raw.setHeader('set-cookie', [...(Array.isArray(setCookies) ? setCookies : setCookies === undefined ? [] : [String(setCookies)]), device.issue(subjectId)]);
+  }
+
+  async function showOneTimeCodePage(reply: FastifyReply, interaction: Interaction, ticket: string, status: number, problem: { failed?: boolean; retryAfterSeconds?: number } = {}) {
+    const page = renderOneTimeCodePage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await clientName(interaction)) ?? '', ...problem });
+    return sendPage(reply, status, page, [interaction.params.redirect_uri as string]);
+  }
+
+  // The second step for a person with an authenticator: the ticket stands for the password checked a moment ago.
+  app.post<{ Params: Params }>('/interaction/:uid/otp', async (request, reply) => {
+    const interaction = await load(request, reply);
+    if (!interaction || csrfRejected(request, reply)) return reply;
+    if (interaction.prompt.name !== 'login') return wrongStep(reply);
+    const body = request.body as FormBody;
+    const ticket = field(body, 'ticket');
+    const subjectId = secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now());
+    if (!subjectId) {
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '' });
+      return sendPage(reply, 400, page, [interaction.params.redirect_uri as string]);
+    }
+    let user: Awaited<ReturnType<typeof deps.services.users.authenticateSecondStep>>;
+    try {
+      user = await deps.services.users.authenticateSecondStep(subjectId, field(body, 'otp'), { ip: request.ip, surface: 'login_page' });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
+      const retryAfterSeconds = error.retryAfterSeconds ?? 60;
+      return showOneTimeCodePage(reply.header('retry-after', String(retryAfterSeconds)), interaction, ticket, 429, { retryAfterSeconds });
+    }
+    if (!user) return showOneTimeCodePage(reply, interaction, ticket, 401, { failed: true });
+    rememberDevice(reply, user.subjectId);
+    return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd', 'otp', 'mfa'], acr: 'mfa' } }, false);
   });
 
   app.post<{ Params: Params }>('/interaction/:uid/confirm', async (request, reply) => {

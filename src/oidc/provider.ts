@@ -123,7 +123,9 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       short: { httpOnly: true, sameSite: 'lax' },
     },
     findAccount: createFindAccount(services),
-    claims: CLAIMS_BY_SCOPE,
+    // acr and amr say how the person signed in (password, or password and one-time code): DESIGN section 10.
+    claims: { ...CLAIMS_BY_SCOPE, openid: [...CLAIMS_BY_SCOPE.openid, 'acr', 'amr'] },
+    acrValues: ['pwd', 'mfa'],
     scopes: [...SCOPES],
     responseTypes: ['code'],
     clientAuthMethods: ['client_secret_basic', 'none'],

@@ -9,6 +9,8 @@ export interface ServiceDeps {
   clock: Clock;
   /** Applied inside the sign-in use cases, so every surface that signs a person in is limited alike. */
   signInLimiter: SignInLimiter;
+  /** Seals TOTP secrets; when absent, the secret start-up generated and kept in the database (outside production). */
+  keyEncryptionSecret?: string | undefined;
   /** Applied inside the account lookup, so no surface can enumerate accounts around it. */
   lookupLimiter: LookupLimiter;
   /** Absent or disabled: Sesame sends no mail, and the features that need it say so. */

@@ -1,3 +1,4 @@
+import { createAccountService } from './account.ts';
 import { createAuditLogService } from './audit-log.ts';
 import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
@@ -12,10 +13,12 @@ import { createEmailVerificationService } from './email-verification.ts';
 import { createInvitationService } from './invitations.ts';
 import { createOutgoingMailService } from './mail/outgoing-mail.ts';
 import { createIdempotencyService } from './idempotency.ts';
+import { createFactorService } from './factors.ts';
 import { createMemberService } from './members.ts';
 import { createPasswordResetService } from './password-reset.ts';
 import { createProjectService } from './projects.ts';
 import { createSecurityNoticeService } from './security-notices.ts';
+import { createSecuritySettingsService } from './security-settings.ts';
 import { createSessionService } from './sessions.ts';
 import { createUserService } from './users.ts';
 
@@ -30,6 +33,7 @@ export function createServices({
   signInLimiter = unlimitedSignIns,
   mail,
   lookupLimiter = unlimitedLookups,
+  keyEncryptionSecret,
 }: {
   db: Db;
   engine: Engine;
@@ -38,8 +42,10 @@ export function createServices({
   lookupLimiter?: LookupLimiter;
   /** Absent: no mail (invitations, resets and verification say so). */
   mail?: MailSettings | undefined;
+  /** Seals TOTP secrets; absent, the one start-up generated and kept in the database (outside production). */
+  keyEncryptionSecret?: string | undefined;
 }) {
-  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, ...(mail ? { mail } : {}) };
+  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, ...(mail ? { mail } : {}) };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),
@@ -53,6 +59,9 @@ export function createServices({
     securityNotices: createSecurityNoticeService(deps),
     outgoingMail: createOutgoingMailService(deps),
     idempotency: createIdempotencyService(deps),
+    account: createAccountService(deps),
+    factors: createFactorService(deps),
+    settings: createSecuritySettingsService(deps),
   };
 }
 

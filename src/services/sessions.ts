@@ -1,6 +1,6 @@
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
-import { newSecretValue } from '../domain/ids.ts';
+import { newSecretValue, newSessionId } from '../domain/ids.ts';
 import { SESSION_LIFETIME_SECONDS } from '../domain/limits.ts';
 import type { SessionKind } from '../domain/statuses.ts';
 import { AppError } from '../errors.ts';
@@ -36,16 +36,17 @@ export function createSessionService(deps: ServiceDeps) {
 
   return {
     /** Password sign-in to the console or the Agent API, under the sign-in failure limits (429 rate_limited). */
-    async login(account: string, password: string, options: { kind: SessionKind; ip: string | null; deviceSubject?: string | null }): Promise<LoginResult> {
+    async login(account: string, password: string, options: { kind: SessionKind; ip: string | null; deviceSubject?: string | null; otp?: string | undefined }): Promise<LoginResult> {
       const surface = options.kind === 'agent' ? 'agent' : 'management';
-      const user = await users.authenticate(account, password, { ip: options.ip, surface, deviceSubject: options.deviceSubject });
+      const user = await users.authenticate(account, password, { ip: options.ip, surface, deviceSubject: options.deviceSubject }, options.otp);
       // One answer whatever was wrong: unknown account, wrong password or disabled account.
-      if (!user) throw new AppError('invalid_credentials', 'The account or password is wrong, or the account is disabled. Check both and try again.');
+      if (!user) throw new AppError('invalid_credentials', 'The account, password or one-time code is wrong, or the account is disabled. Check them and try again.');
       const token = newSecretValue();
       const now = clock.now();
       const actor: Actor = { subjectId: user.subjectId, isAdmin: user.isAdmin, surface: surfaceOf(options.kind), ip: options.ip };
       await store.transaction(async (repos) => {
         await repos.sessions.insert(sha256Hex(token), {
+          sessionId: newSessionId(),
           subjectId: user.subjectId,
           kind: options.kind,
           createdAt: now,

@@ -8,6 +8,7 @@ import type { SignInSurface } from '../ops/metrics.ts';
 import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import { endEverySessionOf } from './end-sessions.ts';
+import { createSecondFactor } from './second-factor.ts';
 import { hashPassword, NO_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 import { issueAccountLink, requireMail } from './mail/account-links.ts';
@@ -83,9 +84,13 @@ function checkPassword(password: string): void {
   if (problem) throw new AppError('invalid_request', `The password ${problem}.`, { fieldErrors: { password: problem } });
 }
 
+export const MFA_REQUIRED_DESCRIPTION =
+  'This account has a second factor: send the 6-digit code from your authenticator app, or an unused recovery code, in `otp` together with the account and password.';
 
-export function createUserService({ store, clock, signInLimiter, lookupLimiter, mail }: ServiceDeps) {
+export function createUserService(deps: ServiceDeps) {
+  const { store, clock, signInLimiter, lookupLimiter, mail } = deps;
   const { users } = store.repos;
+  const secondFactor = createSecondFactor(deps);
 
   async function requireUser(subjectId: string): Promise<User> {
     const user = await users.findBySubjectId(subjectId);
@@ -160,11 +165,41 @@ export function createUserService({ store, clock, signInLimiter, lookupLimiter, 
      * checking the password, once the address or the account from this address has failed too often;
      * an account that failed too often from anywhere is only slowed down, and not at all from an
      * address or a browser (device cookie) its person signed in from before.
+     *
+     * A person with a second factor also needs `otp` (a TOTP code or an unused recovery code): without
+     * it, 401 mfa_required, which is not a failure; a wrong one is null, counted like a wrong password.
      */
-    async authenticate(account: string, password: string, from: SignInSource): Promise<User | null> {
+    async authenticate(account: string, password: string, from: SignInSource, otp?: string): Promise<User | null> {
       const { deviceSubject } = from;
       const fromKnownDevice = deviceSubject ? async () => (await users.findByAccount(account))?.subjectId === deviceSubject : undefined;
-      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface, fromKnownDevice }, () => verifyCredentials(account, password));
+      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface, fromKnownDevice }, async () => {
+        const user = await verifyCredentials(account, password);
+        if (!user || !(await secondFactor.enrolled(user.subjectId))) return user;
+        if (otp === undefined) throw new AppError('mfa_required', MFA_REQUIRED_DESCRIPTION);
+        return (await secondFactor.verify(user.subjectId, otp)) ? user : null;
+      });
+    },
+
+    /**
+     * The second step of a sign-in whose password was right (the login page's code page): the user when
+     * `otp` is a current TOTP code or an unused recovery code of theirs, otherwise null, counted as a failure.
+     */
+    async authenticateSecondStep(subjectId: string, otp: string, from: SignInSource): Promise<User | null> {
+      const user = await users.findBySubjectId(subjectId);
+      if (!user) return null;
+      return signInLimiter.attempt({ account: user.account, ip: from.ip, surface: from.surface }, async () => {
+        const current = await users.findBySubjectId(subjectId);
+        if (!current || current.status !== 'active') return null;
+        return (await secondFactor.verify(subjectId, otp)) ? current : null;
+      });
+    },
+
+    /** Re-checks a signed-in person's password before a sensitive change, under the same sign-in limits. */
+    async confirmPassword(subjectId: string, password: string, from: SignInSource): Promise<boolean> {
+      const user = await users.findBySubjectId(subjectId);
+      if (!user) return false;
+      const confirmed = await signInLimiter.attempt({ account: user.account, ip: from.ip, surface: from.surface }, () => verifyCredentials(user.account, password));
+      return confirmed !== null;
     },
 
     async getUser(subjectId: string): Promise<User | null> {

@@ -84,6 +84,8 @@ export interface SessionsTable {
   last_seen_at: EpochMs;
   expires_at: EpochMs;
   revoked_at: EpochMs | null;
+  /** Opaque id a person names the session by; never the token or its digest. */
+  session_id: string;
 }
 
 export interface AuditLogTable {
@@ -183,6 +185,34 @@ export interface MailOutboxTable {
   last_error: string | null;
 }
 
+export interface AccountFactorsTable {
+  factor_id: string;
+  subject_id: string;
+  type: 'totp';
+  name: string;
+  status: 'pending' | 'active';
+  /** The TOTP secret, AES-256-GCM under the key-encryption secret. */
+  secret_encrypted: string;
+  /** The last RFC 6238 time step accepted: codes of this step or earlier are refused. */
+  last_used_step: number | null;
+  created_at: EpochMs;
+  last_used_at: EpochMs | null;
+}
+
+export interface RecoveryCodesTable {
+  subject_id: string;
+  code_digest: string;
+  created_at: EpochMs;
+  used_at: EpochMs | null;
+}
+
+export interface SecuritySettingsTable {
+  settings_id: string;
+  mfa_required: 'none' | 'admins' | 'everyone';
+  version: number;
+  updated_at: EpochMs;
+}
+
 export interface Database {
   users: UsersTable;
   projects: ProjectsTable;
@@ -198,6 +228,9 @@ export interface Database {
   account_links: AccountLinksTable;
   mail_outbox: MailOutboxTable;
   idempotency_keys: IdempotencyKeysTable;
+  account_factors: AccountFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  security_settings: SecuritySettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

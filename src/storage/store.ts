@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db, Engine } from './database.ts';
 import { accountLinkRepository } from './repositories/account-link-repository.ts';
+import { accountFactorRepository } from './repositories/account-factor-repository.ts';
 import { auditLogRepository } from './repositories/audit-log-repository.ts';
 import { clientRepository } from './repositories/client-repository.ts';
 import { clientSecretRepository } from './repositories/client-secret-repository.ts';
@@ -10,6 +11,7 @@ import { mailOutboxRepository } from './repositories/mail-outbox-repository.ts';
 import { memberRepository } from './repositories/member-repository.ts';
 import { oidcPayloadRepository } from './repositories/oidc-payload-repository.ts';
 import { projectRepository } from './repositories/project-repository.ts';
+import { securitySettingsRepository } from './repositories/security-settings-repository.ts';
 import { sessionRepository } from './repositories/session-repository.ts';
 import { signingKeyRepository } from './repositories/signing-key-repository.ts';
 import { userRepository } from './repositories/user-repository.ts';
@@ -39,6 +41,8 @@ const REPOSITORY_FACTORIES = {
   accountLinks: accountLinkRepository,
   mailOutbox: mailOutboxRepository,
   idempotencyKeys: idempotencyKeyRepository,
+  accountFactors: accountFactorRepository,
+  securitySettings: securitySettingsRepository,
 };
 
 type Factories = typeof REPOSITORY_FACTORIES;

@@ -148,6 +148,21 @@ const CASES: Case[] = [
   },
   { operationId: 'whoAmI', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/auth/me' }) },
   { operationId: 'changeMyEmail', allowed: 'everyone', status: 202, request: () => ({ method: 'POST', path: '/account/email', body: { email: `me${Math.random().toString(36).slice(2, 8)}@example.test` } }) },
+  { operationId: 'getSettings', allowed: 'admin', status: 200, request: () => ({ method: 'GET', path: '/admin/settings' }) },
+  // A stale version: administrators get past the permission check to the lock; everyone else is refused before it.
+  { operationId: 'updateSettings', allowed: 'admin', status: 409, request: () => ({ method: 'PATCH', path: '/admin/settings', body: { mfaRequired: 'none', expectedSettingsVersion: 999 } }) },
+  { operationId: 'resetUserFactors', allowed: 'admin', status: 204, request: (_f, ids) => ({ method: 'POST', path: `/admin/users/${ids.extra}/factors/reset` }) },
+  // My account: every signed-in person, on their own account only (ids of nobody's session, consent or factor are not found).
+  { operationId: 'changePassword', allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/password', body: { currentPassword: PASSWORD, newPassword: 'short' } }) },
+  { operationId: 'listMySessions', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/sessions' }) },
+  { operationId: 'endMySession', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/sessions/ses_nobodys' }) },
+  { operationId: 'listMyConsents', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/consents' }) },
+  { operationId: 'revokeMyConsent', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/consents/nobodys-grant' }) },
+  { operationId: 'listMyFactors', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/factors' }) },
+  { operationId: 'startTotp', allowed: 'everyone', status: 201, request: () => ({ method: 'POST', path: '/account/factors/totp', body: { name: 'Phone' } }) },
+  { operationId: 'confirmTotp', allowed: 'everyone', status: 404, request: () => ({ method: 'POST', path: '/account/factors/totp/fac_nobodys/confirm', body: { code: '123456' } }) },
+  { operationId: 'newRecoveryCodes', allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/recovery-codes' }) },
+  { operationId: 'removeFactor', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/factors/fac_nobodys', body: { currentPassword: PASSWORD } }) },
 ];
 
 const ALLOWED: Record<Case['allowed'], readonly Role[]> = {

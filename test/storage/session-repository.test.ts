@@ -44,6 +44,7 @@ describe.each(TEST_ENGINES)('session repository on %s', (engine) => {
   }
 
   const aSession = (user: User, overrides: Partial<Session> = {}): Session => ({
+    sessionId: `ses_${randomUUID()}`,
     subjectId: user.subjectId,
     kind: 'agent',
     createdAt: 1_000,

@@ -72,7 +72,7 @@ Over MCP (\`${baseUrl.replace(/\/api\/agent$/, '')}/mcp\`) the same flow applies
 ### Logging in and out with a password
 
 1. Before asking for credentials, tell the person the caveats in section 9, and ask only if they agree.
-2. \`POST /auth/login\` with \`{"account": "...", "password": "..."}\`. The answer is \`{accessToken, tokenType: "Bearer", expiresIn: ${SESSION_LIFETIME_SECONDS}, user: {subjectId, account, displayName, isAdmin}, clientSecretPolicy: {defaultGraceSeconds: ${graceDefault}, maxGraceSeconds: ${graceMax}}}\`.
+2. \`POST /auth/login\` with \`{"account": "...", "password": "..."}\`. The answer is \`{accessToken, tokenType: "Bearer", expiresIn: ${SESSION_LIFETIME_SECONDS}, user: {subjectId, account, displayName, isAdmin}, clientSecretPolicy: {defaultGraceSeconds: ${graceDefault}, maxGraceSeconds: ${graceMax}}}\`. A person with a second factor gets \`401 mfa_required\` instead: ask them for the current 6-digit code of their authenticator app (or one unused recovery code) and send the login again with it in \`otp\`. A wrong code is \`401 invalid_credentials\` and counts as a failed login.
 3. Send \`Authorization: Bearer <accessToken>\` with every other request. Do not show the token in the conversation, write it to files, or pass it to other tools than these requests.
 4. \`GET /auth/me\` tells you who you are and whether the token still works.
 5. The token lives ${SESSION_LIFETIME_SECONDS} seconds. A \`401 login_required\` means it expired or was revoked: log in again; never retry with the old token.

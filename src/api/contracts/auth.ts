@@ -6,6 +6,12 @@ export const loginRequest = z
   .object({
     account: z.string().min(1).max(256).meta({ description: 'The account name (case-insensitive).' }),
     password: z.string().min(1).max(1024).meta({ description: 'The password. It passes through the conversation: use only in a trusted environment.' }),
+    otp: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({ description: 'The one-time code, needed when the account has a second factor (the login answers 401 mfa_required without it): the 6-digit code of the authenticator app, or one unused recovery code.' }),
   })
   .strict();
 

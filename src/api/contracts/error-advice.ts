@@ -22,8 +22,12 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
     action: 'Log in again with `POST /auth/login` and repeat the request with the new token. Do not retry with the old one.',
   },
   invalid_credentials: {
-    meaning: 'The account or password is wrong, or the account is disabled (the answer is the same on purpose).',
-    action: 'Ask the user to check the account and password. Do not guess or retry repeatedly: repeated failures may be refused with 429 rate_limited.',
+    meaning: 'The account, password or one-time code (`otp`) is wrong, or the account is disabled (the answer is the same on purpose).',
+    action: 'Ask the user to check the account, the password and, when sent, the one-time code in `otp`. Do not guess or retry repeatedly: repeated failures may be refused with 429 rate_limited.',
+  },
+  mfa_required: {
+    meaning: 'The account and password are right, but the account has a second factor and the login carried no one-time code.',
+    action: 'Ask the person for the current 6-digit code of their authenticator app (or one unused recovery code) and send the login again with it in `otp`. This answer is not counted as a failed login.',
   },
   forbidden: {
     meaning: 'You can see the project, but your role does not allow this operation.',

@@ -70,13 +70,13 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
       schema: consoleLoginResponse,
       example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
     },
-    errors: ['csrf_failed', 'invalid_credentials', 'rate_limited'],
+    errors: ['csrf_failed', 'invalid_credentials', 'mfa_required', 'rate_limited'],
     async handle({ services, body, request, reply }) {
       if (!csrf.verifyLogin(cookies.read(request, 'loginCsrf'), headerValue(request.headers[CSRF_HEADER]))) {
         throw new AppError('csrf_failed', 'Fetch GET /api/management/auth/context first and send its csrfToken in the X-CSRF-Token header, with the cookie it sets.');
       }
       const deviceSubject = device.subjectOf(request.headers.cookie);
-      const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'console', ip: request.ip, deviceSubject });
+      const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'console', ip: request.ip, deviceSubject, otp: body.otp });
       cookies.set(reply, 'session', token, expiresIn);
       void reply.header('set-cookie', device.issue(user.subjectId));
       cookies.clear(reply, 'loginCsrf');

@@ -55,6 +55,16 @@ export interface OidcPayloadRepository {
   rememberedConsentScopes(accountId: string, clientId: string, now: number): Promise<string[]>;
   /** Replaces the remembered scopes of this person for this client. */
   saveRememberedConsent(accountId: string, clientId: string, scopes: string[], expiresAt: number): Promise<void>;
+  /** Forgets what this person allowed this client: the next authorization asks again. */
+  forgetRememberedConsent(accountId: string, clientId: string): Promise<void>;
+  /** The person's unexpired OIDC sign-in sessions, by uid (never the cookie). */
+  listSessionsOf(accountId: string, now: number): Promise<Array<{ uid: string; payload: OidcPayload }>>;
+  /** Ends the person's OIDC session with this uid; false when there is none. */
+  destroySessionOf(accountId: string, uid: string): Promise<boolean>;
+  /** The person's unexpired grants, each with when a code or token was last issued under it (null when never). */
+  listGrantsOf(accountId: string, now: number): Promise<Array<{ grantId: string; payload: OidcPayload; lastIssuedAt: number | null }>>;
+  /** Deletes the person's grant and every code and token issued under it; the grant's client, or undefined when the person has no such grant. */
+  revokeGrantOfAccount(accountId: string, grantId: string): Promise<{ clientId: string | null } | undefined>;
 }
 
 export const PRUNE_BATCH_SIZE = 500;
@@ -183,6 +193,57 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
           accountId,
           expiresAt,
         });
+      },
+      async forgetRememberedConsent(accountId, clientId) {
+        await repository.destroy(REMEMBERED_CONSENT, rememberedConsentId(accountId, clientId));
+      },
+      async listSessionsOf(accountId, now) {
+        const rows = await executor
+          .selectFrom('oidc_payloads')
+          .select(['uid', 'payload'])
+          .where('kind', '=', 'Session')
+          .where('account_id', '=', accountId)
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+          .execute();
+        return rows.flatMap((row) => (row.uid ? [{ uid: row.uid, payload: JSON.parse(row.payload) as OidcPayload }] : []));
+      },
+      async destroySessionOf(accountId, uid) {
+        if (!isStorableText(uid)) return false;
+        const deleted = await executor.deleteFrom('oidc_payloads').where('kind', '=', 'Session').where('account_id', '=', accountId).where('uid', '=', uid).executeTakeFirst();
+        return Number(deleted.numDeletedRows) > 0;
+      },
+      async listGrantsOf(accountId, now) {
+        const rows = await executor
+          .selectFrom('oidc_payloads')
+          .select(['kind', 'grant_id', 'payload'])
+          .where('account_id', '=', accountId)
+          .where('kind', 'in', ['Grant', ...GRANT_ARTIFACT_KINDS])
+          .where('grant_id', 'is not', null)
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+          .execute();
+        const lastIssued = new Map<string, number>();
+        for (const row of rows) {
+          if (row.kind === 'Grant' || !row.grant_id) continue;
+          const iat = (JSON.parse(row.payload) as OidcPayload).iat;
+          if (typeof iat === 'number') lastIssued.set(row.grant_id, Math.max(lastIssued.get(row.grant_id) ?? 0, iat * 1000));
+        }
+        return rows
+          .filter((row) => row.kind === 'Grant' && row.grant_id)
+          .map((row) => ({ grantId: row.grant_id as string, payload: JSON.parse(row.payload) as OidcPayload, lastIssuedAt: lastIssued.get(row.grant_id as string) ?? null }));
+      },
+      async revokeGrantOfAccount(accountId, grantId) {
+        if (!isStorableText(grantId)) return undefined;
+        const grant = await executor.selectFrom('oidc_payloads').select('payload').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).where('account_id', '=', accountId).executeTakeFirst();
+        if (!grant) return undefined;
+        await executor
+          .deleteFrom('oidc_payloads')
+          .where((eb) => eb.or([
+            eb.and([eb('kind', 'in', GRANT_ARTIFACT_KINDS), eb('grant_id', '=', grantId)]),
+            eb.and([eb('kind', '=', 'Grant'), eb('id', '=', sha256Hex(grantId))]),
+          ]))
+          .execute();
+        const clientId = (JSON.parse(grant.payload) as OidcPayload).clientId;
+        return { clientId: typeof clientId === 'string' ? clientId : null };
       },
     };
     return repository;

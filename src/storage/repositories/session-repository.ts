@@ -8,6 +8,8 @@ import type { SessionKind } from '../../domain/statuses.ts';
 
 /** A console cookie's or an Agent API token's session; the token itself is never stored, only its digest. */
 export interface Session {
+  /** Opaque; what a person names the session by (never the token or its digest). */
+  sessionId: string;
   subjectId: string;
   kind: SessionKind;
   createdAt: number;
@@ -25,10 +27,17 @@ export interface SessionRepository {
   revoke(tokenDigest: string, at: number): Promise<Session | undefined>;
   /** Ends every live session of the user; how many it ended. */
   revokeAllOf(subjectId: string, at: number): Promise<number>;
+  /** Ends every live session of the user but the one with this token digest; how many it ended. */
+  revokeAllOfExcept(subjectId: string, keptTokenDigest: string, at: number): Promise<number>;
+  /** The user's unrevoked, unexpired sessions, newest first, each with whether it has this token digest. */
+  listLiveOf(subjectId: string, now: number, currentTokenDigest: string | null): Promise<Array<Session & { current: boolean }>>;
+  /** Ends the user's live session with this id; false when there is none. */
+  revokeById(subjectId: string, sessionId: string, at: number): Promise<boolean>;
 }
 
 function toSession(row: SessionRow): Session {
   return {
+    sessionId: row.session_id,
     subjectId: row.subject_id,
     kind: row.kind,
     createdAt: row.created_at,
@@ -44,6 +53,7 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
       .insertInto('sessions')
       .values({
         token_digest: tokenDigest,
+        session_id: session.sessionId,
         subject_id: session.subjectId,
         kind: session.kind,
         created_at: session.createdAt,
@@ -59,12 +69,12 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
       .selectFrom('sessions')
       .innerJoin('users', 'users.subject_id', 'sessions.subject_id')
       .selectAll('users')
-      .select(['sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at'])
+      .select(['sessions.session_id', 'sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at'])
       .where('sessions.token_digest', '=', tokenDigest)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at } = row;
-    const session = toSession({ token_digest: tokenDigest, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at });
+    const { session_id, kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at } = row;
+    const session = toSession({ token_digest: tokenDigest, session_id, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at });
     return { session, user: toUser(row) };
   },
 
@@ -84,5 +94,39 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
   async revokeAllOf(subjectId, at) {
     const revoked = await executor.updateTable('sessions').set({ revoked_at: at }).where('subject_id', '=', subjectId).where('revoked_at', 'is', null).executeTakeFirst();
     return Number(revoked.numUpdatedRows);
+  },
+
+  async revokeAllOfExcept(subjectId, keptTokenDigest, at) {
+    const revoked = await executor
+      .updateTable('sessions')
+      .set({ revoked_at: at })
+      .where('subject_id', '=', subjectId)
+      .where('token_digest', '<>', keptTokenDigest)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(revoked.numUpdatedRows);
+  },
+
+  async listLiveOf(subjectId, now, currentTokenDigest) {
+    const rows = await executor
+      .selectFrom('sessions')
+      .selectAll()
+      .where('subject_id', '=', subjectId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map((row) => ({ ...toSession(row), current: row.token_digest === currentTokenDigest }));
+  },
+
+  async revokeById(subjectId, sessionId, at) {
+    const revoked = await executor
+      .updateTable('sessions')
+      .set({ revoked_at: at })
+      .where('session_id', '=', sessionId)
+      .where('subject_id', '=', subjectId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(revoked.numUpdatedRows) > 0;
   },
 });

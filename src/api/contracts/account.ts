@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { CLIENT_TYPES } from '../../domain/clients.ts';
+import { MFA_POLICIES, type SecuritySettings } from '../../domain/mfa-policy.ts';
+import { PASSWORD_RULES } from '../../domain/passwords.ts';
+import type { AccountConsent, AccountSession } from '../../services/account.ts';
+import type { FactorView } from '../../services/factors.ts';
+import { timestamp, toIso, toIsoOrNull } from './common.ts';
+
+const currentPassword = z.string().min(1).max(1024).meta({ description: 'Your current password, to confirm it is you.', writeOnly: true });
+
+export const changePasswordRequest = z
+  .object({
+    currentPassword,
+    newPassword: z.string().meta({ minLength: PASSWORD_RULES.minLength, maxLength: PASSWORD_RULES.maxLength, writeOnly: true }),
+  })
+  .strict();
+
+export const accountSessionJson = z
+  .object({
+    sessionId: z.string().meta({ description: 'Opaque id of the session (never its token).' }),
+    kind: z.enum(['console', 'agent', 'oidc']).meta({ description: '`console`: a browser signed in to the console; `agent`: an Agent API token; `oidc`: a sign-in session at Sesame used by applications.' }),
+    createdAt: timestamp,
+    lastSeenAt: timestamp,
+    current: z.boolean().meta({ description: 'The session making this request.' }),
+  })
+  .meta({ id: 'AccountSession' });
+export const sessionListResponse = z.object({ sessions: z.array(accountSessionJson) });
+export const sessionParams = z.object({ sessionId: z.string().min(1).max(200) });
+export const presentAccountSession = (session: AccountSession): z.infer<typeof accountSessionJson> => ({
+  sessionId: session.sessionId,
+  kind: session.kind,
+  createdAt: toIso(session.createdAt),
+  lastSeenAt: toIso(session.lastSeenAt),
+  current: session.current,
+});
+
+export const consentJson = z
+  .object({
+    grantId: z.string(),
+    clientId: z.string(),
+    clientType: z.enum(CLIENT_TYPES).nullable().meta({ description: 'Assistants are the `native` ones; null when the client no longer exists.' }),
+    displayName: z.string().nullable(),
+    scopes: z.array(z.string()),
+    grantedAt: timestamp.nullable(),
+    lastUsedAt: timestamp.nullable().meta({ description: 'When a code or token was last issued under this consent.' }),
+  })
+  .meta({ id: 'Consent' });
+export const consentListResponse = z.object({ consents: z.array(consentJson) });
+export const grantParams = z.object({ grantId: z.string().min(1).max(200) });
+export const presentConsent = (consent: AccountConsent): z.infer<typeof consentJson> => ({
+  ...consent,
+  grantedAt: toIsoOrNull(consent.grantedAt),
+  lastUsedAt: toIsoOrNull(consent.lastUsedAt),
+});
+
+export const factorJson = z
+  .object({
+    factorId: z.string(),
+    type: z.enum(['totp', 'passkey', 'recovery_codes']),
+    name: z.string(),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'Factor' });
+export const presentFactor = (factor: FactorView): z.infer<typeof factorJson> => ({ ...factor, createdAt: toIso(factor.createdAt), lastUsedAt: toIsoOrNull(factor.lastUsedAt) });
+export const factorListResponse = z.object({
+  factors: z.array(factorJson),
+  mfaRequired: z.boolean().meta({ description: 'Whether the instance\'s policy requires you to sign in with a second factor.' }),
+});
+
+export const startTotpRequest = z.object({ name: z.string().min(1).max(100).optional().meta({ description: 'Your name for the authenticator, e.g. "Phone".' }) }).strict();
+export const startTotpResponse = z.object({
+  factorId: z.string(),
+  secret: z.string().meta({ description: 'Base32 TOTP secret, for typing into the app by hand; shown only now.' }),
+  otpauthUri: z.string().meta({ description: 'The otpauth:// URI the QR code holds (HMAC-SHA-1, 30 s, 6 digits).' }),
+  qrCodeSvg: z.string().meta({ description: 'The QR code as SVG markup, drawn by Sesame.' }),
+});
+export const factorParams = z.object({ factorId: z.string().min(1).max(100) });
+export const confirmTotpRequest = z.object({ code: z.string().min(1).max(16).meta({ description: 'The 6-digit code the app shows now.' }) }).strict();
+const recoveryCodes = z.array(z.string()).meta({ description: 'Ten single-use codes, each standing in for the authenticator once; shown only now, kept only as digests.' });
+export const confirmTotpResponse = z.object({ factor: factorJson, recoveryCodes: recoveryCodes.optional() });
+export const recoveryCodesResponse = z.object({ recoveryCodes });
+export const removeFactorRequest = z.object({ currentPassword }).strict();
+
+export const settingsJson = z
+  .object({
+    mfaRequired: z.enum(MFA_POLICIES).meta({ description: 'Who must sign in with a second factor: `none`, `admins` or `everyone`.' }),
+    version: z.number().int().meta({ description: 'Send as `expectedSettingsVersion` to change the settings.' }),
+  })
+  .meta({ id: 'Settings' });
+export const settingsResponse = z.object({ settings: settingsJson });
+export const updateSettingsRequest = z.object({ mfaRequired: z.enum(MFA_POLICIES), expectedSettingsVersion: z.number().int().min(1) }).strict();
+export const presentSettings = (settings: SecuritySettings): z.infer<typeof settingsJson> => ({ mfaRequired: settings.mfaRequired, version: settings.version });

@@ -1,0 +1,154 @@
+import type { Actor } from '../domain/actor.ts';
+import { sha256Hex } from '../domain/digests.ts';
+import { passwordProblem } from '../domain/passwords.ts';
+import { AppError } from '../errors.ts';
+import type { SignInSurface } from '../ops/metrics.ts';
+import type { ClientType } from '../domain/clients.ts';
+import { writeAudit } from './audit.ts';
+import type { ServiceDeps } from './deps.ts';
+import { hashPassword } from './passwords.ts';
+import { createUserService } from './users.ts';
+
+export type AccountSessionKind = 'console' | 'agent' | 'oidc';
+
+export interface AccountSession {
+  sessionId: string;
+  kind: AccountSessionKind;
+  createdAt: number;
+  lastSeenAt: number;
+  current: boolean;
+}
+
+export interface AccountConsent {
+  grantId: string;
+  clientId: string;
+  clientType: ClientType | null;
+  displayName: string | null;
+  scopes: string[];
+  grantedAt: number | null;
+  lastUsedAt: number | null;
+}
+
+// OIDC sessions are named by oidc-provider's session uid, never by the cookie (the session's id).
+const OIDC_SESSION_PREFIX = 'oidc_';
+
+/** The caller's own account; `currentToken` is the password session's token (null for an assistant's OAuth token). */
+export interface AccountCaller {
+  actor: Actor;
+  currentToken: string | null;
+}
+
+/** The signed-in person's own account: password, sessions, and the applications they allowed. */
+export function createAccountService(deps: ServiceDeps) {
+  const { store, clock } = deps;
+  const users = createUserService(deps);
+
+  function subjectOf(actor: Actor): string {
+    if (!actor.subjectId) throw new AppError('login_required', 'Sign in as a person first: these operations act on your own account.');
+    return actor.subjectId;
+  }
+
+  const signInSurface = (actor: Actor): SignInSurface => (actor.surface === 'console' ? 'management' : 'agent');
+
+  /** 401 invalid_credentials when the password is not the caller's; counted toward the sign-in limits like a failed login. */
+  async function requirePassword(actor: Actor, password: string): Promise<string> {
+    const subjectId = subjectOf(actor);
+    if (!(await users.confirmPassword(subjectId, password, { ip: actor.ip, surface: signInSurface(actor) }))) {
+      throw new AppError('invalid_credentials', 'The current password is wrong. Check it and try again.', { fieldErrors: { currentPassword: 'is wrong' } });
+    }
+    return subjectId;
+  }
+
+  return {
+    requirePassword,
+
+    /** Replaces the password; every other session of the person ends (console, agent, OIDC sessions, grants and tokens). */
+    async changePassword({ actor, currentToken }: AccountCaller, input: { currentPassword: string; newPassword: string }): Promise<void> {
+      const problem = passwordProblem(input.newPassword);
+      if (problem) throw new AppError('invalid_request', `The new password ${problem}.`, { fieldErrors: { newPassword: problem } });
+      const subjectId = await requirePassword(actor, input.currentPassword);
+      const passwordHash = await hashPassword(input.newPassword);
+      await store.transaction(async (repos) => {
+        const now = clock.now();
+        await repos.users.setPasswordHash(subjectId, passwordHash, now);
+        const endedSessions = currentToken === null ? await repos.sessions.revokeAllOf(subjectId, now) : await repos.sessions.revokeAllOfExcept(subjectId, sha256Hex(currentToken), now);
+        // Made from a console or agent session: no OIDC artifact is the one making the change, so all go.
+        const endedOidcArtifacts = await repos.oidcPayloads.revokeAllForAccount(subjectId);
+        await writeAudit(repos, clock, actor, { action: 'account.password_change', targetType: 'user', targetId: subjectId, after: { endedSessions, endedOidcArtifacts } });
+      });
+    },
+
+    async listSessions({ actor, currentToken }: AccountCaller): Promise<AccountSession[]> {
+      const subjectId = subjectOf(actor);
+      const now = clock.now();
+      const management = await store.repos.sessions.listLiveOf(subjectId, now, currentToken === null ? null : sha256Hex(currentToken));
+      const oidc = await store.repos.oidcPayloads.listSessionsOf(subjectId, now);
+      const seconds = (value: unknown) => (typeof value === 'number' ? value * 1000 : null);
+      return [
+        ...management.map((session) => ({ sessionId: session.sessionId, kind: session.kind, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt, current: session.current })),
+        ...oidc.map(({ uid, payload }) => {
+          const createdAt = seconds(payload.loginTs) ?? seconds(payload.iat) ?? now;
+          return { sessionId: `${OIDC_SESSION_PREFIX}${uid}`, kind: 'oidc' as const, createdAt, lastSeenAt: seconds(payload.iat) ?? createdAt, current: false };
+        }),
+      ];
+    },
+
+    /** Ends one of the caller's sessions; 404 when the caller has no live session with this id. */
+    async endSession({ actor }: AccountCaller, sessionId: string): Promise<void> {
+      const subjectId = subjectOf(actor);
+      await store.transaction(async (repos) => {
+        const ended = sessionId.startsWith(OIDC_SESSION_PREFIX)
+          ? await repos.oidcPayloads.destroySessionOf(subjectId, sessionId.slice(OIDC_SESSION_PREFIX.length))
+          : await repos.sessions.revokeById(subjectId, sessionId, clock.now());
+        if (!ended) throw new AppError('not_found', `You have no live session ${sessionId}. List them with GET /account/sessions.`);
+        await writeAudit(repos, clock, actor, { action: 'account.session_end', targetType: 'user', targetId: subjectId, after: { sessionId } });
+      });
+    },
+
+    /** The applications the caller allowed to sign them in (assistants are the native ones). */
+    async listConsents({ actor }: AccountCaller): Promise<AccountConsent[]> {
+      const subjectId = subjectOf(actor);
+      const grants = await store.repos.oidcPayloads.listGrantsOf(subjectId, clock.now());
+      const consents: AccountConsent[] = [];
+      for (const { grantId, payload, lastIssuedAt } of grants) {
+        const clientId = typeof payload.clientId === 'string' ? payload.clientId : '';
+        const client = clientId ? (await store.repos.clients.findForProtocol(clientId))?.client : undefined;
+        consents.push({
+          grantId,
+          clientId,
+          clientType: client?.clientType ?? null,
+          displayName: client?.displayName ?? null,
+          scopes: grantScopes(payload),
+          grantedAt: typeof payload.iat === 'number' ? payload.iat * 1000 : null,
+          lastUsedAt: lastIssuedAt,
+        });
+      }
+      return consents.sort((a, b) => (b.grantedAt ?? 0) - (a.grantedAt ?? 0));
+    },
+
+    /** Ends the grant and its tokens, and forgets the consent: the application's next sign-in asks again. */
+    async revokeConsent({ actor }: AccountCaller, grantId: string): Promise<void> {
+      const subjectId = subjectOf(actor);
+      await store.transaction(async (repos) => {
+        const revoked = await repos.oidcPayloads.revokeGrantOfAccount(subjectId, grantId);
+        if (!revoked) throw new AppError('not_found', `You have no consent ${grantId}. List them with GET /account/consents.`);
+        if (revoked.clientId) await repos.oidcPayloads.forgetRememberedConsent(subjectId, revoked.clientId);
+        await writeAudit(repos, clock, actor, { action: 'account.consent_revoke', targetType: 'user', targetId: subjectId, after: { grantId, clientId: revoked.clientId } });
+      });
+    },
+  };
+}
+
+/** The OpenID scopes and the resource scopes (an assistant's sesame:*) a grant holds. */
+function grantScopes(payload: Record<string, unknown>): string[] {
+  const scopes = new Set<string>();
+  const add = (value: unknown) => {
+    if (typeof value === 'string') for (const scope of value.split(' ')) if (scope) scopes.add(scope);
+  };
+  add((payload.openid as { scope?: unknown } | undefined)?.scope);
+  const resources = payload.resources;
+  if (resources && typeof resources === 'object') for (const value of Object.values(resources)) add(value);
+  return [...scopes];
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,153 @@
+import type { Actor } from '../domain/actor.ts';
+import { newFactorId } from '../domain/ids.ts';
+import { mfaRequiredFor } from '../domain/mfa-policy.ts';
+import { AppError } from '../errors.ts';
+import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeDigest } from '../security/recovery-codes.ts';
+import { newTotpSecret, qrCodeSvg, totpUri } from '../security/totp.ts';
+import type { Repositories } from '../storage/store.ts';
+import { createAccountService } from './account.ts';
+import { writeAudit } from './audit.ts';
+import type { ServiceDeps } from './deps.ts';
+import { createSecondFactor } from './second-factor.ts';
+
+export type FactorType = 'totp' | 'recovery_codes';
+
+export interface FactorView {
+  factorId: string;
+  type: FactorType;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export interface TotpEnrolment {
+  factorId: string;
+  /** Base32, for typing into an app by hand; shown this once. */
+  secret: string;
+  otpauthUri: string;
+  qrCodeSvg: string;
+}
+
+// The recovery codes are listed as one factor; they have no row of their own to name.
+export const RECOVERY_CODES_FACTOR_ID = 'recovery_codes';
+const TOTP_ISSUER = 'Sesame';
+
+async function issueRecoveryCodes(repos: Repositories, subjectId: string, at: number): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await repos.accountFactors.replaceRecoveryCodes(subjectId, codes.map((code) => recoveryCodeDigest(subjectId, code)), at);
+  return codes;
+}
+
+/** The caller's second factors: TOTP authenticators and recovery codes. */
+export function createFactorService(deps: ServiceDeps) {
+  const { store, clock } = deps;
+  const secondFactor = createSecondFactor(deps);
+  const account = createAccountService(deps);
+
+  function subjectOf(actor: Actor): string {
+    if (!actor.subjectId) throw new AppError('login_required', 'Sign in as a person first: these operations act on your own account.');
+    return actor.subjectId;
+  }
+
+  return {
+    async listFactors(actor: Actor): Promise<{ factors: FactorView[]; mfaRequired: boolean }> {
+      const subjectId = subjectOf(actor);
+      const factors = (await store.repos.accountFactors.listOf(subjectId)).filter((factor) => factor.status === 'active');
+      const codes = await store.repos.accountFactors.recoveryCodesOf(subjectId);
+      const policy = (await store.repos.securitySettings.get()).mfaRequired;
+      return {
+        factors: [
+          ...factors.map((factor) => ({ factorId: factor.factorId, type: factor.type, name: factor.name, createdAt: factor.createdAt, lastUsedAt: factor.lastUsedAt })),
+          ...(codes ? [{ factorId: RECOVERY_CODES_FACTOR_ID, type: 'recovery_codes' as const, name: `Recovery codes (${codes.unused} unused)`, createdAt: codes.createdAt, lastUsedAt: codes.lastUsedAt }] : []),
+        ],
+        mfaRequired: mfaRequiredFor(policy, actor),
+      };
+    },
+
+    /** Whether the instance's policy requires this person to have a second factor they have not added yet. */
+    async mustEnrol(person: { subjectId: string; isAdmin: boolean }): Promise<boolean> {
+      const policy = (await store.repos.securitySettings.get()).mfaRequired;
+      return mfaRequiredFor(policy, person) && !(await secondFactor.enrolled(person.subjectId));
+    },
+
+    /** A pending authenticator: it signs nobody in until a code from it is confirmed. */
+    async startTotp(actor: Actor, input: { name?: string | undefined }): Promise<TotpEnrolment> {
+      const subjectId = subjectOf(actor);
+      const user = await store.repos.users.findBySubjectId(subjectId);
+      if (!user) throw new AppError('login_required', 'Sign in again.');
+      const factorId = newFactorId();
+      const secret = newTotpSecret();
+      const name = input.name?.trim() || 'Authenticator app';
+      const secretEncrypted = await secondFactor.seal(secret, factorId);
+      await store.transaction(async (repos) => {
+        await repos.accountFactors.insert({ factorId, subjectId, type: 'totp', name, status: 'pending', secretEncrypted, lastUsedStep: null, createdAt: clock.now(), lastUsedAt: null });
+        await writeAudit(repos, clock, actor, { action: 'account.factor_start', targetType: 'user', targetId: subjectId, after: { factorId, type: 'totp', name } });
+      });
+      const otpauthUri = totpUri(secret, TOTP_ISSUER, user.account);
+      return { factorId, secret, otpauthUri, qrCodeSvg: await qrCodeSvg(otpauthUri) };
+    },
+
+    /** Confirms a pending authenticator with a current code; the first factor also gets ten recovery codes, shown this once. */
+    async confirmTotp(actor: Actor, factorId: string, code: string): Promise<{ factor: FactorView; recoveryCodes?: string[] }> {
+      const subjectId = subjectOf(actor);
+      return store.transaction(async (repos) => {
+        const factor = await repos.accountFactors.find(subjectId, factorId);
+        if (!factor) throw new AppError('not_found', `You have no authenticator ${factorId}. Start one with POST /account/factors/totp.`);
+        if (factor.status !== 'pending') throw new AppError('invalid_request', 'This authenticator is confirmed already.');
+        if (!(await secondFactor.acceptTotp(repos, subjectId, code, factorId))) {
+          throw new AppError('invalid_request', 'The code does not match: type the 6-digit code the app shows now.', { fieldErrors: { code: 'does not match the authenticator' } });
+        }
+        const first = !(await repos.accountFactors.hasActiveFactor(subjectId));
+        await repos.accountFactors.activate(factorId);
+        const recoveryCodes = first ? await issueRecoveryCodes(repos, subjectId, clock.now()) : undefined;
+        await writeAudit(repos, clock, actor, { action: 'account.factor_add', targetType: 'user', targetId: subjectId, after: { factorId, type: 'totp', name: factor.name, recoveryCodesIssued: first } });
+        const view: FactorView = { factorId, type: 'totp', name: factor.name, createdAt: factor.createdAt, lastUsedAt: clock.now() };
+        return recoveryCodes ? { factor: view, recoveryCodes } : { factor: view };
+      });
+    },
+
+    /** Ten new recovery codes; the old ones stop working. */
+    async newRecoveryCodes(actor: Actor): Promise<string[]> {
+      const subjectId = subjectOf(actor);
+      return store.transaction(async (repos) => {
+        if (!(await repos.accountFactors.hasActiveFactor(subjectId))) {
+          throw new AppError('invalid_request', 'Recovery codes stand in for an authenticator: add one first (POST /account/factors/totp).');
+        }
+        const codes = await issueRecoveryCodes(repos, subjectId, clock.now());
+        await writeAudit(repos, clock, actor, { action: 'account.recovery_codes_new', targetType: 'user', targetId: subjectId });
+        return codes;
+      });
+    },
+
+    /** Removes a factor after the password is confirmed; without any authenticator left the recovery codes go too. */
+    async removeFactor(actor: Actor, factorId: string, currentPassword: string): Promise<void> {
+      const subjectId = await account.requirePassword(actor, currentPassword);
+      await store.transaction(async (repos) => {
+        if (factorId === RECOVERY_CODES_FACTOR_ID) {
+          if (!(await repos.accountFactors.recoveryCodesOf(subjectId))) throw new AppError('not_found', 'You have no recovery codes.');
+          await repos.accountFactors.removeRecoveryCodes(subjectId);
+        } else {
+          if (!(await repos.accountFactors.remove(subjectId, factorId))) throw new AppError('not_found', `You have no factor ${factorId}. List them with GET /account/factors.`);
+          if (!(await repos.accountFactors.hasActiveFactor(subjectId))) await repos.accountFactors.removeRecoveryCodes(subjectId);
+        }
+        await writeAudit(repos, clock, actor, { action: 'account.factor_remove', targetType: 'user', targetId: subjectId, before: { factorId } });
+      });
+    },
+
+    /** An administrator removes every factor of a person (a lost phone); the person's sessions end. */
+    async resetFactors(actor: Actor, subjectId: string): Promise<void> {
+      if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators reset another person\'s factors.');
+      await store.transaction(async (repos) => {
+        if (!(await repos.users.findBySubjectId(subjectId))) throw new AppError('not_found', `No user with subjectId ${subjectId}.`);
+        const removed = await repos.accountFactors.removeAllOf(subjectId);
+        await repos.accountFactors.removeRecoveryCodes(subjectId);
+        const now = clock.now();
+        await repos.sessions.revokeAllOf(subjectId, now);
+        await repos.oidcPayloads.revokeAllForAccount(subjectId);
+        await writeAudit(repos, clock, actor, { action: 'user.factors_reset', targetType: 'user', targetId: subjectId, after: { removedFactors: removed } });
+      });
+    },
+  };
+}
+
+export type FactorService = ReturnType<typeof createFactorService>;

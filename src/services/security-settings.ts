@@ -1,0 +1,32 @@
+import type { Actor } from '../domain/actor.ts';
+import type { MfaPolicy, SecuritySettings } from '../domain/mfa-policy.ts';
+import { AppError } from '../errors.ts';
+import { writeAudit } from './audit.ts';
+import type { ServiceDeps } from './deps.ts';
+
+function requireAdmin(actor: Actor): void {
+  if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators see and change the instance settings.');
+}
+
+/** The instance's sign-in policy (who must use a second factor). */
+export function createSecuritySettingsService({ store, clock }: ServiceDeps) {
+  return {
+    async getSettings(actor: Actor): Promise<SecuritySettings> {
+      requireAdmin(actor);
+      return store.repos.securitySettings.get();
+    },
+
+    async updateSettings(actor: Actor, input: { mfaRequired: MfaPolicy; expectedSettingsVersion: number }): Promise<SecuritySettings> {
+      requireAdmin(actor);
+      return store.transaction(async (repos) => {
+        const before = await repos.securitySettings.get();
+        if (!(await repos.securitySettings.updateIfVersion(input.expectedSettingsVersion, input.mfaRequired, clock.now()))) {
+          throw new AppError('version_conflict', `The settings changed meanwhile (version ${before.version}); read them again with GET /admin/settings and retry with that version.`);
+        }
+        const after = await repos.securitySettings.get();
+        await writeAudit(repos, clock, actor, { action: 'settings.update', targetType: 'settings', targetId: 'instance', before: { mfaRequired: before.mfaRequired }, after: { mfaRequired: after.mfaRequired } });
+        return after;
+      });
+    },
+  };
+}

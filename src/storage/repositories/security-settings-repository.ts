@@ -1,0 +1,27 @@
+import type { MfaPolicy, SecuritySettings } from '../../domain/mfa-policy.ts';
+import type { Executor, RepositoryFactory } from '../store.ts';
+
+const ROW = 'instance';
+
+export interface SecuritySettingsRepository {
+  get(): Promise<SecuritySettings>;
+  /** One conditional write: false when the version is no longer `expectedVersion`. */
+  updateIfVersion(expectedVersion: number, mfaRequired: MfaPolicy, at: number): Promise<boolean>;
+}
+
+export const securitySettingsRepository: RepositoryFactory<SecuritySettingsRepository> = () => (executor: Executor) => ({
+  async get() {
+    const row = await executor.selectFrom('security_settings').select(['mfa_required', 'version']).where('settings_id', '=', ROW).executeTakeFirst();
+    return row ? { mfaRequired: row.mfa_required, version: Number(row.version) } : { mfaRequired: 'none', version: 1 };
+  },
+
+  async updateIfVersion(expectedVersion, mfaRequired, at) {
+    const updated = await executor
+      .updateTable('security_settings')
+      .set((eb) => ({ mfa_required: mfaRequired, version: eb('version', '+', 1), updated_at: at }))
+      .where('settings_id', '=', ROW)
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  },
+});

@@ -57,6 +57,8 @@ export interface Operation<
   response: { status: SuccessStatus; description: string; schema?: R; example?: z.output<R> };
   /** The errors this operation itself can answer; those of authentication, parsing and the server are added by the document builder. */
   errors: readonly ErrorCode[];
+  /** The answer is a secret shown this once (it is never stored, so an Idempotency-Key cannot replay it). */
+  answerIsSecret?: boolean;
   /** Replaces the surface's security requirement in the document (the console's login and context). */
   security?: Array<Record<string, string[]>>;
   handle(context: OperationContext<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.output<R>>;
@@ -78,5 +80,9 @@ export function defineOperation<
 
 export const isStateChanging = (method: HttpMethod) => method !== 'GET';
 
-/** A creating POST (201): it accepts an Idempotency-Key (src/api/idempotency-key.ts). */
-export const isCreating = (operation: Pick<AnyOperation, 'method' | 'response'>) => operation.method === 'POST' && operation.response.status === 201;
+/**
+ * A creating POST (201) accepts an Idempotency-Key (src/api/idempotency-key.ts), unless its whole answer
+ * is a secret shown once (a TOTP secret, recovery codes): that answer is never kept, so there is nothing to replay.
+ */
+export const isCreating = (operation: Pick<AnyOperation, 'method' | 'response' | 'answerIsSecret'>) =>
+  operation.method === 'POST' && operation.response.status === 201 && operation.answerIsSecret !== true;

@@ -21,16 +21,17 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000, dnsTimeout: 5_000 } as const;
 
 /**
- * SMTP through nodemailer: `smtp://` upgrades with STARTTLS when the server offers it, `smtps://` is
- * TLS from the start. A relay on the loopback interface is not asked for a trusted certificate:
- * the connection never leaves the machine, and local relays usually have a self-signed one.
+ * SMTP through nodemailer: `smtps://` is TLS from the start; `smtp://` must upgrade with STARTTLS, so a
+ * server (or a man in the middle) that does not offer it never receives the credentials in SMTP_URL. A
+ * relay on the loopback interface may speak plain SMTP and is not asked for a trusted certificate: the
+ * connection never leaves the machine, and local relays usually have a self-signed one.
  */
 export function createSmtpTransport(settings: { smtpUrl: string; from: string }): MailTransport {
   const host = new URL(settings.smtpUrl).hostname;
   const transporter = createTransport({
     url: settings.smtpUrl,
     ...TIMEOUTS,
-    ...(LOOPBACK_HOSTS.has(host) ? { tls: { rejectUnauthorized: false } } : {}),
+    ...(LOOPBACK_HOSTS.has(host) ? { tls: { rejectUnauthorized: false } } : { requireTLS: true }),
   });
   return {
     async send(message) {

@@ -36,7 +36,6 @@ const importedClientSchema = registerClientRequest
   });
 
 /** The first-deployment clients file: `{"clients": [...]}`, unknown fields refused so typos do not pass silently. */
-export const clientsDocumentSchema = z.strictObject({ clients: z.array(importedClientSchema) });
 const documentShape = z.strictObject({ clients: z.array(z.unknown(), { error: 'must be an array of client entries' }) }, { error: 'must be a JSON object with a "clients" array' });
 
 type ImportedClient = z.infer<typeof importedClientSchema>;

@@ -6,6 +6,7 @@ import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeDigest } from '../sec
 import { newTotpSecret, qrCodeSvg, totpUri } from '../security/totp.ts';
 import type { Repositories } from '../storage/store.ts';
 import { createAccountService } from './account.ts';
+import { endEverySessionOf } from './end-sessions.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { createSecondFactor } from './second-factor.ts';
@@ -142,8 +143,7 @@ export function createFactorService(deps: ServiceDeps) {
         const removed = await repos.accountFactors.removeAllOf(subjectId);
         await repos.accountFactors.removeRecoveryCodes(subjectId);
         const now = clock.now();
-        await repos.sessions.revokeAllOf(subjectId, now);
-        await repos.oidcPayloads.revokeAllForAccount(subjectId);
+        await endEverySessionOf(repos, subjectId, now);
         await writeAudit(repos, clock, actor, { action: 'user.factors_reset', targetType: 'user', targetId: subjectId, after: { removedFactors: removed } });
       });
     },

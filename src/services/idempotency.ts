@@ -23,11 +23,19 @@ export interface IdempotentRequest {
 
 export type IdempotencyStart = { outcome: 'first' } | { outcome: 'replay'; status: number; body: Record<string, unknown> };
 
+/**
+ * Passwords never enter the request digest: a salted SHA-256 of one would be a fast hash beside the
+ * argon2id one. So a retry that differs only in a password is the same request (it gets the first answer).
+ */
+const PASSWORD_FIELDS = new Set(['password', 'newPassword', 'currentPassword']);
+
 // Object keys sorted at every depth, so a body sent again with its fields in another order is the same request.
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([k, v]) => v !== undefined && !PASSWORD_FIELDS.has(k))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);

@@ -132,6 +132,30 @@ describe.each(TEST_ENGINES)('Idempotency-Key on creating POSTs on %s', (engine) 
     expect((await admin.call('GET', '/projects')).body.projects.filter((p: { name: string }) => p.name === 'Daily')).toHaveLength(2);
   });
 
+  it('keeps no copy of a password, a TOTP secret or recovery codes: no digest of a password, and secret answers are never kept', async () => {
+    const key = 'user-password-digest';
+    const body = (password: string) => ({ account: 'pwdigest', displayName: 'P', password });
+    const first = await admin.request({ method: 'POST', path: '/admin/users', body: body('first password 1'), headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(201);
+    // The password is not part of what makes two requests the same: a retry with another one gets the first answer.
+    const again = await admin.request({ method: 'POST', path: '/admin/users', body: body('another password 2'), headers: { 'idempotency-key': key } });
+    expect(again.status).toBe(201);
+    expect(again.body.replayed).toBe(true);
+    expect(JSON.stringify(await ctx.db.selectFrom('idempotency_keys').selectAll().execute())).not.toContain('first password 1');
+
+    // Starting a TOTP factor and new recovery codes ignore the key: each call makes a new secret, none is stored.
+    const totpKey = 'totp-start';
+    const started = await admin.request({ method: 'POST', path: '/account/factors/totp', body: { name: 'Phone' }, headers: { 'idempotency-key': totpKey } });
+    const startedAgain = await admin.request({ method: 'POST', path: '/account/factors/totp', body: { name: 'Phone' }, headers: { 'idempotency-key': totpKey } });
+    expect(started.status).toBe(201);
+    expect(startedAgain.status).toBe(201);
+    expect(startedAgain.body.replayed).toBeUndefined();
+    expect(startedAgain.body.secret).not.toBe(started.body.secret);
+    const kept = JSON.stringify(await ctx.db.selectFrom('idempotency_keys').selectAll().execute());
+    expect(kept).not.toContain(started.body.secret as string);
+    expect(kept).not.toContain(totpKey);
+  });
+
   it('creates once when the same key and body arrive at the same time', async () => {
     const body = { name: 'Raced' };
     const responses = await Promise.all(

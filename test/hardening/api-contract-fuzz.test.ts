@@ -73,6 +73,10 @@ interface RealIds {
   clientId: string[];
   subjectId: string[];
   secretId: string[];
+  /** My account: ids of the caller's own things, well-formed (a real session id would end the fuzzer's session). */
+  sessionId: string[];
+  grantId: string[];
+  factorId: string[];
 }
 
 interface FuzzRequest {
@@ -239,7 +243,16 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
     const redirect = { redirectUris: ['https://rp.example.com/cb'], scopeWhitelist: ['openid' as const] };
     const web = await ctx.services.clients.registerClient(actor, project.projectId, { clientType: 'web', displayName: 'Web', ...redirect });
     const spa = await ctx.services.clients.registerClient(actor, project.projectId, { clientType: 'spa', displayName: 'Spa', ...redirect });
-    return { projectId: [project.projectId], clientId: [web.client.clientId, spa.client.clientId], subjectId: [bob], secretId: [web.secret!.secretId] };
+    const pending = await ctx.services.factors.startTotp(actor, {});
+    return {
+      projectId: [project.projectId],
+      clientId: [web.client.clientId, spa.client.clientId],
+      subjectId: [bob],
+      secretId: [web.secret!.secretId],
+      sessionId: ['ses_notasessionofmine'],
+      grantId: ['grant-not-mine'],
+      factorId: [pending.factorId],
+    };
   }
 
   function credentials(surface: Surface, method: HttpMethod): Record<string, string> {

@@ -140,6 +140,7 @@ export const listMyFactors = defineOperation({
 export const startTotp = defineOperation({
   operationId: 'startTotp',
   method: 'POST',
+  answerIsSecret: true,
   path: '/account/factors/totp',
   tag,
   summary: 'Start adding an authenticator app',
@@ -181,6 +182,7 @@ export const confirmTotp = defineOperation({
 export const newRecoveryCodes = defineOperation({
   operationId: 'newRecoveryCodes',
   method: 'POST',
+  answerIsSecret: true,
   path: '/account/recovery-codes',
   tag,
   summary: 'Make new recovery codes',

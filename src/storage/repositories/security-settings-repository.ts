@@ -16,6 +16,8 @@ export const securitySettingsRepository: RepositoryFactory<SecuritySettingsRepos
   },
 
   async updateIfVersion(expectedVersion, mfaRequired, at) {
+    // The column is a 32-bit integer on PostgreSQL: a version it cannot hold is simply not the current one.
+    if (!Number.isInteger(expectedVersion) || expectedVersion < 1 || expectedVersion > 2_147_483_647) return false;
     const updated = await executor
       .updateTable('security_settings')
       .set((eb) => ({ mfa_required: mfaRequired, version: eb('version', '+', 1), updated_at: at }))

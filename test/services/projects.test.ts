@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/helpers/context.ts';
-import { TEST_ENGINES } from '../../test/helpers/engines.ts';
-import { createCast, createCastProject, expectRefusedUnchanged, type Cast } from '../../test/services/fixtures.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { createCast, createCastProject, expectRefusedUnchanged, type Cast } from './fixtures.ts';
 
 describe.each(TEST_ENGINES)('project service on %s', (engine) => {
   let ctx: TestContext;

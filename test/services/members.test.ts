@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../domain/actor.ts';
-import { createTestContext, type TestContext } from '../../test/helpers/context.ts';
-import { TEST_ENGINES } from '../../test/helpers/engines.ts';
-import { createCast, createCastProject, expectRefusedUnchanged, type Cast } from '../../test/services/fixtures.ts';
+import { cliActor } from '../../src/domain/actor.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { createCast, createCastProject, expectRefusedUnchanged, type Cast } from './fixtures.ts';
 
 describe.each(TEST_ENGINES)('member service on %s', (engine) => {
   let ctx: TestContext;

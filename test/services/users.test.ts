@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor, type Actor } from '../domain/actor.ts';
-import { AppError } from '../errors.ts';
-import { createTestContext, type TestContext } from '../../test/helpers/context.ts';
-import { TEST_ENGINES } from '../../test/helpers/engines.ts';
+import { cliActor, type Actor } from '../../src/domain/actor.ts';
+import { AppError } from '../../src/errors.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
 
 /** A sign-in from inside the process, with no address: only the per-account limit counts it. */
 const signInHere = { ip: null, surface: 'management' } as const;

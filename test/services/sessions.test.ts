@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliActor } from '../domain/actor.ts';
-import { sha256Hex } from '../domain/digests.ts';
-import { createTestContext, type TestContext } from '../../test/helpers/context.ts';
-import { TEST_ENGINES } from '../../test/helpers/engines.ts';
-import { SESSION_LIFETIME_SECONDS } from '../domain/limits.ts';
+import { cliActor } from '../../src/domain/actor.ts';
+import { sha256Hex } from '../../src/domain/digests.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { SESSION_LIFETIME_SECONDS } from '../../src/domain/limits.ts';
 
 describe.each(TEST_ENGINES)('session service on %s', (engine) => {
   let ctx: TestContext;

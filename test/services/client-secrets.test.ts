@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secretIsUsable } from '../domain/client-secrets.ts';
-import { sha256Hex } from '../domain/digests.ts';
-import { createTestContext, type TestContext } from '../../test/helpers/context.ts';
-import { TEST_ENGINES } from '../../test/helpers/engines.ts';
-import { createCast, createCastProject, expectRefusedUnchanged, spaClientInput, webClientInput, type Cast } from '../../test/services/fixtures.ts';
-import type { Project } from './types.ts';
+import { secretIsUsable } from '../../src/domain/client-secrets.ts';
+import { sha256Hex } from '../../src/domain/digests.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { createCast, createCastProject, expectRefusedUnchanged, spaClientInput, webClientInput, type Cast } from './fixtures.ts';
+import type { Project } from '../../src/services/types.ts';
 
 describe.each(TEST_ENGINES)('client secret rotation and revocation on %s', (engine) => {
   let ctx: TestContext;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as argon2 from '@node-rs/argon2';
-import { cliActor } from '../domain/actor.ts';
-import { createTestContext, type TestContext } from '../../test/helpers/context.ts';
-import { TEST_ENGINES } from '../../test/helpers/engines.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { cliActor } from '../../src/domain/actor.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { hashPassword, verifyPassword } from '../../src/services/passwords.ts';
 
 /** A sign-in from inside the process, with no address: only the per-account limit counts it. */
 const signInHere = { ip: null, surface: 'management' } as const;

@@ -2,17 +2,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config.ts';
-import { cliActor, systemActor } from '../domain/actor.ts';
-import { manualClock } from '../domain/clock.ts';
-import { sha256Hex } from '../domain/digests.ts';
-import { prepareInstance } from '../startup/prepare-instance.ts';
-import { openDatabase } from '../storage/database.ts';
-import { migrateToLatest } from '../storage/migrate.ts';
-import { createTestContext, type TestContext } from '../../test/helpers/context.ts';
-import { createTestDatabase, TEST_ENGINES } from '../../test/helpers/engines.ts';
-import { expectRefusedUnchanged, snapshotManagementTables } from '../../test/services/fixtures.ts';
-import { createServices } from './index.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { cliActor, systemActor } from '../../src/domain/actor.ts';
+import { manualClock } from '../../src/domain/clock.ts';
+import { sha256Hex } from '../../src/domain/digests.ts';
+import { prepareInstance } from '../../src/startup/prepare-instance.ts';
+import { openDatabase } from '../../src/storage/database.ts';
+import { migrateToLatest } from '../../src/storage/migrate.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createTestDatabase, TEST_ENGINES } from '../helpers/engines.ts';
+import { expectRefusedUnchanged, snapshotManagementTables } from './fixtures.ts';
+import { createServices } from '../../src/services/index.ts';
 
 const WEB_SECRET = 'first-deploy.secret_with~marks';
 

@@ -6643,10 +6643,7 @@ export interface operations {
     startTotp: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6686,11 +6683,6 @@ export interface operations {
                         otpauthUri: string;
                         /** @description The QR code as SVG markup, drawn by Sesame. */
                         qrCodeSvg: string;
-                        /**
-                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
-                         * @constant
-                         */
-                        replayed?: true;
                     };
                 };
             };
@@ -6727,18 +6719,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "csrf_failed";
-                    } & components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        error?: "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6956,10 +6936,7 @@ export interface operations {
     newRecoveryCodes: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6990,11 +6967,6 @@ export interface operations {
                     "application/json": {
                         /** @description Ten single-use codes, each standing in for the authenticator once; shown only now, kept only as digests. */
                         recoveryCodes: string[];
-                        /**
-                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
-                         * @constant
-                         */
-                        replayed?: true;
                     };
                 };
             };
@@ -7031,18 +7003,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "csrf_failed";
-                    } & components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        error?: "idempotency_key_reused";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -1,6 +1,8 @@
 import { cliActor } from '../domain/actor.ts';
 import { STUDENT_STATUSES, type StudentStatus } from '../domain/clients.ts';
-import { presentAdminUser } from '../api/contracts/users.ts';
+import type { z } from 'zod';
+import { toFieldErrors } from '../api/contracts/field-errors.ts';
+import { createUserRequest, presentAdminUser, setPasswordRequest } from '../api/contracts/users.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
 import type { User } from '../services/users.ts';
@@ -18,6 +20,13 @@ async function requireUserByAccount(services: Services, account: string): Promis
 
 function requirePasswordStdin(flag: boolean | undefined, usage: string): void {
   if (flag !== true) throw new UsageError('missing --password-stdin (the password is read from standard input, never from the command line)', usage);
+}
+
+
+/** The command line judges a person's fields with the same contracts as both APIs: the services trust their callers to. */
+function checkFields(schema: z.ZodType, input: Record<string, unknown>): void {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new AppError('invalid_request', 'Some user fields are invalid.', { fieldErrors: toFieldErrors(result.error.issues, input).fieldErrors });
 }
 
 const summary = (user: User) => ({ subjectId: user.subjectId, account: user.account, status: user.status });
@@ -50,8 +59,7 @@ const userAdd: CliCommand = {
       throw new UsageError(`--student-status must be one of ${STUDENT_STATUSES.join(', ')} (got "${studentStatus}")`, this.usage);
     }
     const password = await readPassword(env.io);
-    const { services } = await env.open();
-    const user = await services.users.createUser(cliActor, {
+    const input = {
       account: values.account!,
       displayName: values['display-name']!,
       email: values.email,
@@ -59,7 +67,10 @@ const userAdd: CliCommand = {
       studentStatus: studentStatus as StudentStatus | undefined,
       isAdmin: values.admin ?? false,
       password,
-    });
+    };
+    checkFields(createUserRequest, input);
+    const { services } = await env.open();
+    const user = await services.users.createUser(cliActor, input);
     printJson(env.io, { subjectId: user.subjectId, account: user.account });
   },
 };
@@ -87,14 +98,16 @@ const userInvite: CliCommand = {
     if (studentStatus !== undefined && !(STUDENT_STATUSES as readonly string[]).includes(studentStatus)) {
       throw new UsageError(`--student-status must be one of ${STUDENT_STATUSES.join(', ')} (got "${studentStatus}")`, this.usage);
     }
-    const { services } = await env.open();
-    const { user, invitation } = await services.users.inviteUser(cliActor, {
+    const input = {
       account: values.account!,
       displayName: values['display-name']!,
       email: values.email!,
       studentStatus: studentStatus as StudentStatus | undefined,
       isAdmin: values.admin ?? false,
-    });
+    };
+    checkFields(createUserRequest, { ...input, invite: true });
+    const { services } = await env.open();
+    const { user, invitation } = await services.users.inviteUser(cliActor, input);
     printJson(env.io, { subjectId: user.subjectId, account: user.account, invitationExpiresAt: new Date(invitation.expiresAt).toISOString() });
   },
 };
@@ -107,6 +120,7 @@ const userPasswd: CliCommand = {
     const { values } = parseCommandArgs(this, args, { options: { account: { type: 'string' }, 'password-stdin': { type: 'boolean' } }, required: ['account'] });
     requirePasswordStdin(values['password-stdin'], this.usage);
     const password = await readPassword(env.io, 'New password: ');
+    checkFields(setPasswordRequest, { password });
     const { services } = await env.open();
     const user = await requireUserByAccount(services, values.account!);
     await services.users.setPassword(cliActor, user.subjectId, password);

@@ -52,6 +52,14 @@ describe.each(TEST_ENGINES)('bootstrap administrator on %s', (engine) => {
     expect(await services.users.countUsers()).toBe(0);
   });
 
+  it('refuses an account name the rules do not allow, naming the variable, and creates nobody', async () => {
+    const { config, services } = await freshServices({ NODE_ENV: 'test', OIDC_BOOTSTRAP_ADMIN_ACCOUNT: 'not a name!' });
+    const attempt = ensureBootstrapAdmin(config, services);
+    await expect(attempt).rejects.toBeInstanceOf(ConfigError);
+    await expect(attempt).rejects.toThrow(/OIDC_BOOTSTRAP_ADMIN_ACCOUNT: must be 1-128 characters/);
+    expect(await services.users.countUsers()).toBe(0);
+  });
+
   it('in production uses the configured account and password and reports no generated password', async () => {
     const { config, services } = await freshServices({ ...production, OIDC_BOOTSTRAP_ADMIN_ACCOUNT: 'root', OIDC_BOOTSTRAP_ADMIN_PASSWORD: 'a long unguessable passphrase' });
     const created = await ensureBootstrapAdmin(config, services);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { accountNameProblem, ACCOUNT_NAME_RULE, DISPLAY_NAME_MAX_LENGTH, displayNameProblem, emailProblem } from '../../domain/accounts.ts';
 import { STUDENT_STATUSES } from '../../domain/clients.ts';
-import { PASSWORD_RULES } from '../../domain/passwords.ts';
+import { PASSWORD_RULES, passwordProblem } from '../../domain/passwords.ts';
 import { USER_STATUSES } from '../../domain/statuses.ts';
 import type { User } from '../../services/users.ts';
 import { readableText, timestamp, toIso } from './common.ts';
@@ -43,13 +44,21 @@ export const userListResponse = z.object({ users: z.array(adminUserJson) });
 export const userResponse = z.object({ user: adminUserJson });
 export const subjectParams = z.object({ subjectId: z.string() });
 
-const password = z.string().meta({ minLength: PASSWORD_RULES.minLength, maxLength: PASSWORD_RULES.maxLength, writeOnly: true });
+/** A domain rule as a zod check, in the rule's own words (the one place a person's fields are judged). */
+const rule = (problem: (value: string) => string | undefined) => (value: string, context: z.RefinementCtx) => {
+  const message = problem(value);
+  if (message !== undefined) context.addIssue({ code: 'custom', message });
+};
+
+const password = z.string().superRefine(rule(passwordProblem)).meta({ minLength: PASSWORD_RULES.minLength, maxLength: PASSWORD_RULES.maxLength, writeOnly: true });
+const displayName = readableText().superRefine(rule(displayNameProblem)).meta({ maxLength: DISPLAY_NAME_MAX_LENGTH });
+const email = z.string().superRefine(rule(emailProblem)).meta({ maxLength: 320 });
 
 export const createUserRequest = z
   .object({
-    account: z.string().meta({ description: '1-128 characters: letters, digits and . _ @ + -, starting with a letter or digit; unique case-insensitively.' }),
-    displayName: readableText(),
-    email: z.string().optional().meta({ description: 'Required with `invite: true`: the invitation goes there.' }),
+    account: z.string().superRefine(rule(accountNameProblem)).meta({ description: `${ACCOUNT_NAME_RULE}; unique case-insensitively.` }),
+    displayName,
+    email: email.optional().meta({ description: 'Required with `invite: true`: the invitation goes there.' }),
     emailVerified: z.boolean().optional(),
     studentStatus: z.enum(STUDENT_STATUSES).optional().meta({ description: 'Defaults to `unknown`.' }),
     password: password.optional().meta({ description: 'Required unless `invite` is true; then the person chooses it and it must be absent.' }),
@@ -79,8 +88,8 @@ export const createUserResponse = z.object({
 
 export const updateUserRequest = z
   .object({
-    displayName: readableText().optional(),
-    email: z.string().nullable().optional().meta({ description: 'null removes the address.' }),
+    displayName: displayName.optional(),
+    email: email.nullable().optional().meta({ description: 'null removes the address.' }),
     emailVerified: z.boolean().optional(),
     studentStatus: z.enum(STUDENT_STATUSES).optional(),
     status: z.enum(USER_STATUSES).optional().meta({ description: '`disabled` also ends every session of the user at once.' }),

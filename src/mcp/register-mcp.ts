@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerTokenOf } from '../api/bearer-token.ts';
 import type { ApiDeps } from '../api/register-operations.ts';
 import type { Actor } from '../domain/actor.ts';
 import { assistantResourceUrls } from '../domain/assistant-scopes.ts';
@@ -10,7 +11,6 @@ import { toolOperations } from './tool-operations.ts';
 
 export const MCP_PATH = '/mcp';
 
-const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 // The headers the transport reads; the body reaches it already parsed by Fastify.
 const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
@@ -34,7 +34,7 @@ export async function mcpServer(app: FastifyInstance, deps: ApiDeps): Promise<vo
   // Before the body is parsed: an unauthenticated request learns where to get a token, whatever it sent.
   async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     void reply.header('cache-control', 'no-store');
-    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerTokenOf(request.headers.authorization);
     const verified = token ? await request.server.oidc.verifyAssistantToken(token, resource) : undefined;
     if (!token || !verified) {
       const error = token ? 'error="invalid_token", error_description="The access token is unknown, expired or revoked, or was not issued for this MCP server", ' : '';

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual } from './constant-time.ts';
 
 /** How long a browser stays a known device of the person who signed in on it (renewed at each sign-in). */
 export const DEVICE_COOKIE_DAYS = 90;
@@ -45,8 +46,8 @@ export function createDeviceCookie(options: { issuer: string; cookieKeys: readon
         const subjectId = Buffer.from(match[1]!, 'base64url').toString('utf8');
         const expiresAt = Number(match[2]);
         if (expiresAt * 1000 <= now()) continue;
-        const presented = Buffer.from(match[3]!, 'base64url');
-        if (cookieKeys.some((key) => timingSafeEqual(mac(key, subjectId, expiresAt), presented))) return subjectId;
+        const presented = match[3]!;
+        if (cookieKeys.some((key) => constantTimeEqual(presented, mac(key, subjectId, expiresAt).toString('base64url')))) return subjectId;
       }
       return null;
     },

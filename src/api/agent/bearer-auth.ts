@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services/index.ts';
+import { bearerTokenOf } from '../bearer-token.ts';
 import type { SurfaceAuth } from '../register-operations.ts';
-
-const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 
 /**
  * The Agent API's sign-in: `Authorization: Bearer <token>`; no cookie, no CSRF token. The token is a
@@ -16,9 +15,8 @@ export function createBearerAuth(services: Services, options: { resource: string
     surface: 'agent',
     async authenticate(request, _method, reply) {
       void reply.header('www-authenticate', challenge);
-      const match = BEARER.exec(request.headers.authorization ?? '');
-      if (!match) throw new AppError('login_required', 'Send `Authorization: Bearer <accessToken>`: an OAuth access token for this API, or the token from POST /api/agent/auth/login.');
-      const token = match[1]!;
+      const token = bearerTokenOf(request.headers.authorization);
+      if (!token) throw new AppError('login_required', 'Send `Authorization: Bearer <accessToken>`: an OAuth access token for this API, or the token from POST /api/agent/auth/login.');
       const authenticated = await services.sessions.authenticate(token, 'agent');
       if (authenticated) {
         void reply.removeHeader('www-authenticate');

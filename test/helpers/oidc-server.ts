@@ -39,10 +39,15 @@ export interface OidcTestServer {
  * party (openid-client) and a real browser can talk to it. The clock is manual and is kept
  * across restarts. `onStatement` hears the SQL of every statement the app runs.
  */
-export async function startOidcTestServer(engine: Engine, env: Record<string, string> = {}, options: { onStatement?: (sql: string) => void } = {}): Promise<OidcTestServer> {
+export async function startOidcTestServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+  /** `issuerHost`: `localhost` for passkey tests (a WebAuthn relying-party ID cannot be an IP address); the server still listens on 127.0.0.1. */
+  options: { onStatement?: (sql: string) => void; issuerHost?: 'localhost' } = {},
+): Promise<OidcTestServer> {
   const database = await createTestDatabase(engine);
   const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = `http://${options.issuerHost ?? '127.0.0.1'}:${port}`;
   const clock = manualClock();
 
   async function build() {

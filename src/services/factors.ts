@@ -101,7 +101,7 @@ export function createFactorService(deps: ServiceDeps) {
 
     /** A pending authenticator shown again (a sign-in's enrolment page after a wrong first code); null when it is not pending. */
     async pendingTotp(actor: Actor, factorId: string): Promise<TotpEnrolment | null> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       const factor = await store.repos.accountFactors.find(subjectId, factorId);
       const user = await store.repos.users.findBySubjectId(subjectId);
       if (!factor || !user || factor.type !== 'totp' || factor.status !== 'pending') return null;

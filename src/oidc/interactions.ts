@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, type Provider } from 'oidc-provider';
+import { errors, type Client, type Provider } from 'oidc-provider';
 import { SCOPES, type Scope } from '../domain/clients.ts';
 import { AppError } from '../errors.ts';
 import { createDeviceCookie } from '../security/device-cookie.ts';
@@ -9,6 +9,7 @@ import type { LiveProvider } from './live-provider.ts';
 import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
 import { pageSecurityHeaders } from './page-security.ts';
 import { assistantConsentRequest, grantAssistantScopes } from './assistant-consent.ts';
+import type { SesameClientFields } from './client-metadata.ts';
 import { renderConsentPage } from './pages/consent-page.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoginPage } from './pages/login-page.ts';
@@ -200,6 +201,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     const clientId = String(interaction.params.client_id);
     const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
     const grant = existing ?? new provider.Grant({ accountId, clientId });
+    // An assistant connected for the first time (not a second sign-in of one already connected) is worth a mail to its person.
+    const client = await provider.Client.find(clientId);
+    const newAssistant = !existing && (client as (Client & SesameClientFields) | undefined)?.sesame_client_type === 'native' && !(await deps.services.assistantGrants.isConnected(accountId, clientId));
     const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
     if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
     if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
@@ -207,6 +211,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     grantAssistantScopes(grant, interaction, { isAdmin: user?.isAdmin ?? false, readOnly: field(request.body as FormBody, 'access') === 'read' });
     const grantId = await grant.save();
     await rememberConsent(live.store, deps.clock, accountId, clientId, grant.getOIDCScope().split(' ').filter(Boolean));
+    if (newAssistant) await deps.services.securityNotices.notify(accountId, 'assistant_connected');
     return finish(request, reply, { consent: existing ? {} : { grantId } }, true);
   });
 

@@ -51,6 +51,16 @@ export class PreRegisteredAssistant implements OAuthClientProvider {
 
 export const mcpUrl = (issuer: string) => new URL(`${issuer}/mcp`);
 
+/** One JSON-RPC request to /mcp with a bearer token, as a raw HTTP client sends it. */
+export async function mcpRequest(issuer: string, token: string, method: string, params: Record<string, unknown> = {}) {
+  const response = await fetch(`${issuer}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return { status: response.status, challenge: response.headers.get('www-authenticate'), body: (await response.json()) as Record<string, any> };
+}
+
 export async function connectedClient(issuer: string, provider: PreRegisteredAssistant): Promise<Client> {
   const client = new Client({ name: 'sesame-test-assistant', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl(issuer), { authProvider: provider }));

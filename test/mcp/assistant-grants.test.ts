@@ -1,3 +1,4 @@
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentClient, createConsoleClient } from '../api/helpers/api-clients.ts';
 import { createStore } from '../../src/storage/store.ts';
@@ -103,7 +104,6 @@ describe.each(TEST_ENGINES)('assistant grants: administrators, last use and the 
 
     // The consent is forgotten: the same browser, still signed in, is asked again.
     const again = newAssistant();
-    const { auth } = await import('@modelcontextprotocol/sdk/client/auth.js');
     expect(await auth(again, { serverUrl: new URL(`${server.issuer}/mcp`) })).toBe('REDIRECT');
     expect(isConsentPage(await browser.follow(again.authorizationUrl!.href))).toBe(true);
 
@@ -181,6 +181,29 @@ describe.each(TEST_ENGINES)('assistant grants: administrators, last use and the 
     server.clock.advance(31_000);
     expect((await mcpRequest(server.issuer, token, 'tools/list')).status).toBe(200);
     expect(await lastUsed()).toBe(new Date(server.clock.now()).toISOString());
+  });
+
+  it('lastUsedAt follows the token\'s use at /api/agent too', async () => {
+    const provider = newAssistant();
+    const serverUrl = new URL(`${server.issuer}/api/agent`);
+    expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
+    expect(await auth(provider, { serverUrl, authorizationCode: await signInOverHttp(server.issuer, PERSON)(provider.authorizationUrl!) })).toBe('AUTHORIZED');
+    const token = provider.tokens()!.access_token;
+    const grantId = (await server.app.oidc.current().AccessToken.find(token))!.grantId;
+    server.clock.advance(10 * 60_000);
+    const me = await fetch(`${server.issuer}/api/agent/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect((await grantsOf(assistantClientId)).find((grant) => grant.grantId === grantId).lastUsedAt).toBe(new Date(server.clock.now()).toISOString());
+  });
+
+  it('a person who withdraws their assistant\'s consent ends its tokens at once', async () => {
+    const token = await connect(PERSON);
+    const grantId = (await server.app.oidc.current().AccessToken.find(token))!.grantId;
+    const alice = await signedIn(createAgentClient(server.app), PERSON);
+    expect(((await alice.call('GET', '/account/consents')).body.consents as any[]).find((consent) => consent.grantId === grantId)).toMatchObject({ clientType: 'native', displayName: 'Claude Code' });
+    expect((await alice.call('DELETE', `/account/consents/${grantId}`)).status).toBe(204);
+    expect((await mcpRequest(server.issuer, token, 'tools/list')).status).toBe(401);
+    expect(await grantsOf(assistantClientId)).not.toContainEqual(expect.objectContaining({ grantId }));
   });
 
   it('mails the person when an assistant is connected the first time, not when it signs in again', async () => {

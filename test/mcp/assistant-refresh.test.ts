@@ -2,6 +2,7 @@ import { auth, refreshAuthorization } from '@modelcontextprotocol/sdk/client/aut
 import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIMES } from '../../src/oidc/token-lifetimes.ts';
+import { createAgentClient } from '../api/helpers/api-clients.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
@@ -68,7 +69,14 @@ describe.each(TEST_ENGINES)('refresh tokens of an assistant (native client), on 
     const refresh = (refreshToken: string) =>
       refreshAuthorization(server.issuer, { metadata, clientInformation: provider.clientInformation(), refreshToken, resource: new URL(`${server.issuer}/mcp`) });
 
+    // A refresh counts as a use of the connection (its tokens' issue times are in seconds: one must pass).
+    const alice = createAgentClient(server.app);
+    await alice.login(PERSON.account, PERSON.password);
+    const lastUsed = async () => Date.parse(((await alice.call('GET', '/account/consents')).body.consents as any[]).find((consent) => consent.clientId === provider.clientId).lastUsedAt);
+    const before = await lastUsed();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const second = await refresh(first.refresh_token!);
+    expect(await lastUsed()).toBeGreaterThan(before);
     expect((await mcpRequest(server.issuer, second.access_token, 'tools/list')).status).toBe(200);
 
     await expect(refresh(first.refresh_token!)).rejects.toBeInstanceOf(InvalidGrantError);

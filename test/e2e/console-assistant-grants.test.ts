@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Actor } from '../../src/domain/actor.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
-import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, signInOverHttp } from '../mcp/assistant-client.ts';
+import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from '../mcp/assistant-client.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
 import { DESKTOP, launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
 import { signIn } from './support/console-actions.ts';
@@ -38,13 +38,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: assistant grants pag
     const admin = (await server.services.users.findByAccount(ADMIN.account))!;
     const adminActor: Actor = { subjectId: admin.subjectId, isAdmin: true, surface: 'cli', ip: null };
     const project = await server.services.projects.createProject(adminActor, { name: 'Assistants' });
-    const { client } = await server.services.clients.registerClient(adminActor, project.projectId, {
-      clientType: 'native',
-      displayName: 'Claude Code',
-      redirectUris: ['http://127.0.0.1/callback'],
-      scopeWhitelist: ['openid'],
-    });
-    assistantClientId = client.clientId;
+    assistantClientId = await registerAssistant(server.services, adminActor, project.projectId);
     browser = await launchBrowser();
   });
 

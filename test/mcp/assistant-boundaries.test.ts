@@ -6,7 +6,7 @@ import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clie
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
-import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, signInOverHttp } from './assistant-client.ts';
+import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
 
 type Structured = Record<string, any>;
 const structured = (result: unknown) => (result as { structuredContent: Structured }).structuredContent;
@@ -46,13 +46,7 @@ describe.each(TEST_ENGINES)('what an assistant\'s token may and may not do, on %
   beforeAll(async () => {
     server = await startOidcTestServer(engine);
     fixture = await setUpOidcFixture(server);
-    const { client } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'native',
-      displayName: 'Test assistant',
-      redirectUris: ['http://127.0.0.1/callback'],
-      scopeWhitelist: ['openid'],
-    });
-    assistantClientId = client.clientId;
+    assistantClientId = await registerAssistant(server.services, fixture.adminActor, fixture.projectId, { displayName: 'Test assistant' });
     alice = { subjectId: fixture.person.subjectId, isAdmin: false, surface: 'cli', ip: null };
   });
   afterAll(async () => server?.close());

@@ -2,6 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Actor } from '../../src/domain/actor.ts';
+import type { Scope } from '../../src/domain/clients.ts';
+import type { Services } from '../../src/services/index.ts';
 import { csrfTokenOf, isConsentPage, isLoginPage, OidcUserAgent } from '../helpers/oidc-user-agent.ts';
 
 /**
@@ -50,6 +53,17 @@ export class PreRegisteredAssistant implements OAuthClientProvider {
 }
 
 export const mcpUrl = (issuer: string) => new URL(`${issuer}/mcp`);
+
+/** An administrator registers the assistant once, for everybody: a native client on loopback, any port at sign-in. Returns its client id. */
+export async function registerAssistant(services: Services, actor: Actor, projectId: string, options: { displayName?: string; scopeWhitelist?: Scope[] } = {}): Promise<string> {
+  const { client } = await services.clients.registerClient(actor, projectId, {
+    clientType: 'native',
+    displayName: options.displayName ?? 'Claude Code',
+    redirectUris: ['http://127.0.0.1/callback'],
+    scopeWhitelist: options.scopeWhitelist ?? ['openid'],
+  });
+  return client.clientId;
+}
 
 /** One JSON-RPC request to /mcp with a bearer token, as a raw HTTP client sends it. */
 export async function mcpRequest(issuer: string, token: string, method: string, params: Record<string, unknown> = {}) {

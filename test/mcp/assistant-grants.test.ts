@@ -8,7 +8,7 @@ import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-re
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { isConsentPage, OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture.ts';
-import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, signInOverHttp } from './assistant-client.ts';
+import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
 
 const ADMIN = { account: 'root', password: 'root-password-123' };
 const CAROL = { account: 'carol', password: 'carol-password-1', email: 'carol@example.test' };
@@ -42,13 +42,7 @@ describe.each(TEST_ENGINES)('assistant grants: administrators, last use and the 
     smtp = await startSmtpCapture();
     server = await startOidcTestServer(engine, { SMTP_URL: smtp.url, MAIL_FROM: 'Sesame <sesame@example.test>' });
     fixture = await setUpOidcFixture(server);
-    const { client } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'native',
-      displayName: 'Claude Code',
-      redirectUris: ['http://127.0.0.1/callback'],
-      scopeWhitelist: ['openid', 'offline_access'],
-    });
-    assistantClientId = client.clientId;
+    assistantClientId = await registerAssistant(server.services, fixture.adminActor, fixture.projectId, { scopeWhitelist: ['openid', 'offline_access'] });
     await server.services.users.createUser(fixture.adminActor, { account: ADMIN.account, displayName: 'Root', password: ADMIN.password, isAdmin: true });
     await server.services.users.createUser(fixture.adminActor, { account: CAROL.account, displayName: 'Carol', email: CAROL.email, emailVerified: true, password: CAROL.password });
   });

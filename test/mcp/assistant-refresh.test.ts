@@ -6,15 +6,14 @@ import { createAgentClient } from '../api/helpers/api-clients.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
-import { connectedClient, mcpRequest, PreRegisteredAssistant, signInOverHttp } from './assistant-client.ts';
+import { connectedClient, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
 
 describe.each(TEST_ENGINES)('refresh tokens of an assistant (native client), on %s', (engine) => {
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let port = 52_000;
 
-  const register = async (scopeWhitelist: Array<'openid' | 'offline_access'>) =>
-    (await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, { clientType: 'native', displayName: 'Claude Code', redirectUris: ['http://127.0.0.1/callback'], scopeWhitelist })).client.clientId;
+  const register = (scopeWhitelist: Array<'openid' | 'offline_access'>) => registerAssistant(server.services, fixture.adminActor, fixture.projectId, { scopeWhitelist });
 
   /** Connects through the SDK's own OAuth functions, asking for offline_access beside the resource's scopes. */
   async function connectOffline(clientId: string) {

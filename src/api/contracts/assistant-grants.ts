@@ -1,19 +1,13 @@
 import { z } from 'zod';
 import { ASSISTANT_GRANT_PAGE } from '../../domain/limits.ts';
 import type { AssistantGrant, AssistantGrantCursor, AssistantGrantPage } from '../../services/assistant-grants.ts';
-import { timestamp, toIsoOrNull } from './common.ts';
+import { pageLimitQuery, timestamp, toIsoOrNull } from './common.ts';
 
 // `nextBefore` is the last grant's fixed expiry (epoch ms) and its id: a page boundary that stays put when grants come and go.
 const CURSOR = /^([0-9]{1,16})\.([0-9A-Za-z_-]{1,200})$/;
 
 export const assistantGrantQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^[1-9][0-9]{0,5}$/, 'must be a positive whole number')
-    .transform(Number)
-    .pipe(z.number().max(ASSISTANT_GRANT_PAGE.maxLimit, `must be at most ${ASSISTANT_GRANT_PAGE.maxLimit}`))
-    .optional()
-    .meta({ description: `How many grants, newest first: 1-${ASSISTANT_GRANT_PAGE.maxLimit}, default ${ASSISTANT_GRANT_PAGE.defaultLimit}.` }),
+  limit: pageLimitQuery(ASSISTANT_GRANT_PAGE, 'grants'),
   before: z
     .string()
     .regex(CURSOR, 'must be the nextBefore of the page you have')

@@ -9,6 +9,7 @@ import type { LiveProvider } from './live-provider.ts';
 import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
 import { pageSecurityHeaders } from './page-security.ts';
 import { assistantConsentRequest, grantAssistantScopes } from './assistant-consent.ts';
+import { assistantStaysConnected } from './assistant-resources.ts';
 import type { SesameClientFields } from './client-metadata.ts';
 import { renderConsentPage } from './pages/consent-page.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
@@ -90,6 +91,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   async function showConsent(reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
     const user = await deps.services.users.getUser(interaction.session?.accountId ?? '');
     if (!user) return wrongStep(reply);
+    const client = await live.current().Client.find(String(interaction.params.client_id));
     return sendPage(reply, 200, renderConsentPage({
       uid: interaction.uid,
       csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
@@ -97,7 +99,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       userName: user.displayName,
       account: user.account,
       scopes: requestedScopes(interaction),
-      assistant: assistantConsentRequest(interaction, user),
+      assistant: assistantConsentRequest(interaction, user, client ? assistantStaysConnected(client, { resource: interaction.params.resource }) : false),
     }), [interaction.params.redirect_uri as string]);
   }
 

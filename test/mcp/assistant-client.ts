@@ -103,8 +103,8 @@ export async function authorizeAndConnect(issuer: string, provider: PreRegistere
   return connectedClient(issuer, provider);
 }
 
-/** The person, without a real browser: signs in and answers the consent page with the given button. */
-export function signInOverHttp(issuer: string, person: { account: string; password: string }, access: 'requested' | 'read' = 'requested', agent = new OidcUserAgent(issuer)) {
+/** The person, without a real browser: signs in and answers the consent page with the given button (its HTML goes to `consentPages`). */
+export function signInOverHttp(issuer: string, person: { account: string; password: string }, access: 'requested' | 'read' = 'requested', agent = new OidcUserAgent(issuer), consentPages: string[] = []) {
   return async (authorizationUrl: URL): Promise<string> => {
     let page = await agent.follow(authorizationUrl.href);
     for (let step = 0; step < 4 && (isLoginPage(page) || isConsentPage(page)); step += 1) {
@@ -112,6 +112,7 @@ export function signInOverHttp(issuer: string, person: { account: string; passwo
         const action = /action="(\/interaction\/[^"]+\/login)"/.exec(page.body)![1]!;
         page = await agent.follow(action, { form: { csrf: csrfTokenOf(page), account: person.account, password: person.password } });
       } else {
+        consentPages.push(page.body);
         const uid = /action="\/interaction\/([^"/]+)\/confirm"/.exec(page.body)![1]!;
         page = await agent.follow(`/interaction/${uid}/confirm`, { form: { csrf: csrfTokenOf(page), access } });
       }

@@ -6,7 +6,7 @@ import { createAgentClient } from '../api/helpers/api-clients.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
-import { connectedClient, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
+import { authorizeAndConnect, connectedClient, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
 
 describe.each(TEST_ENGINES)('refresh tokens of an assistant (native client), on %s', (engine) => {
   let server: OidcTestServer;
@@ -59,6 +59,36 @@ describe.each(TEST_ENGINES)('refresh tokens of an assistant (native client), on 
     const created = await mcp.callTool({ name: 'createProject', arguments: { name: 'After a refresh' } });
     expect(created.isError).toBeFalsy();
     await mcp.close();
+  });
+
+  it('keeps an assistant that asked only for the resource\'s scopes (as MCP clients do) connected when its client whitelists offline_access', async () => {
+    const consentPages: string[] = [];
+    const provider = new PreRegisteredAssistant(await register(['openid', 'offline_access']), `http://127.0.0.1:${(port += 1)}/callback`);
+    const mcp = await authorizeAndConnect(server.issuer, provider, signInOverHttp(server.issuer, PERSON, 'requested', undefined, consentPages));
+    expect(provider.authorizationUrl!.searchParams.get('scope')).toBe('sesame:read sesame:write sesame:admin');
+    expect(consentPages.at(-1)).toContain('It stays connected until you revoke it');
+    const first = provider.tokens()!;
+    expect(first.refresh_token).toEqual(expect.any(String));
+
+    expect((await mcp.callTool({ name: 'whoAmI', arguments: {} })).structuredContent).toMatchObject({ user: { account: PERSON.account } });
+
+    // Its browser session at Sesame ending does not end it: only revoking does.
+    const caller = { actor: { subjectId: fixture.person.subjectId, isAdmin: false, surface: 'cli' as const, ip: null }, currentToken: null };
+    const browserSessions = (await server.services.account.listSessions(caller)).filter((session) => session.kind === 'oidc');
+    expect(browserSessions.length).toBeGreaterThan(0);
+    for (const session of browserSessions) await server.services.account.endSession(caller, session.sessionId);
+    expireAccessTokens();
+    // One request at a time: two requests meeting the expired token together would both refresh, and the second is a reuse.
+    expect((await mcp.callTool({ name: 'whoAmI', arguments: {} })).structuredContent).toMatchObject({ user: { account: PERSON.account } });
+    expect(provider.tokens()!.refresh_token).not.toBe(first.refresh_token);
+    await mcp.close();
+
+    // Without offline_access in the whitelist, the consent page says how long it lasts, and no refresh token comes.
+    const brief: string[] = [];
+    const other = new PreRegisteredAssistant(await register(['openid']), `http://127.0.0.1:${(port += 1)}/callback`);
+    await (await authorizeAndConnect(server.issuer, other, signInOverHttp(server.issuer, PERSON, 'requested', undefined, brief))).close();
+    expect(brief.at(-1)).toContain('Each sign-in lasts 60 minutes');
+    expect(other.tokens()!.refresh_token).toBeUndefined();
   });
 
   it('revokes the whole grant when a replaced refresh token is presented again', async () => {

@@ -136,7 +136,7 @@ export function createAccountService(deps: ServiceDeps) {
 }
 
 /** The OpenID scopes and the resource scopes (an assistant's sesame:*) a grant holds. */
-function grantScopes(payload: Record<string, unknown>): string[] {
+export function grantScopes(payload: Record<string, unknown>): string[] {
   const scopes = new Set<string>();
   const add = (value: unknown) => {
     if (typeof value === 'string') for (const scope of value.split(' ')) if (scope) scopes.add(scope);

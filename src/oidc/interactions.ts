@@ -10,7 +10,9 @@ import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.t
 import { pageSecurityHeaders } from './page-security.ts';
 import { assistantConsentRequest, grantAssistantScopes } from './assistant-consent.ts';
 import { renderConsentPage } from './pages/consent-page.ts';
-import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
+import { errorPageText, explainProtocolError, renderErrorPage } from './pages/error-page.ts';
+import type { PageLanguage } from './pages/layout.ts';
+import { pageLanguage, rememberLanguageChoice } from './page-language.ts';
 import { renderLoginPage } from './pages/login-page.ts';
 import { renderOneTimeCodePage } from './pages/one-time-code-page.ts';
 import type { OidcDeps } from './provider.ts';
@@ -51,24 +53,27 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     } catch (error) {
       if (!(error instanceof errors.SessionNotFound)) throw error;
     }
-    sendPage(reply, 400, renderErrorPage(explainProtocolError('session_not_found', undefined)));
+    sendPage(reply, 400, renderErrorPage(explainProtocolError('session_not_found', undefined, pageLanguage(request))));
     return null;
   }
 
   function csrfRejected(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): boolean {
     if (interactionCsrfValid(cookieKeys, request.params.uid, (request.body as FormBody)?.csrf)) return false;
-    sendPage(reply, 403, renderErrorPage({
-      title: 'Sign-in stopped',
-      message: 'This form was not sent from the page Sesame showed you, or that page is too old. Go back to the application and sign in again.',
-    }));
+    sendPage(reply, 403, renderErrorPage(errorPageText(pageLanguage(request), 'error.csrf')));
     return true;
   }
 
-  function wrongStep(reply: FastifyReply): FastifyReply {
-    return sendPage(reply, 400, renderErrorPage({
-      title: 'Sign-in stopped',
-      message: 'This step of signing in has already been completed or is not the current one. Go back to the application and sign in again.',
-    }));
+  function wrongStep(reply: FastifyReply, language: PageLanguage): FastifyReply {
+    return sendPage(reply, 400, renderErrorPage(errorPageText(language, 'error.wrongStep')));
+  }
+
+  /**
+   * The language of a step's page (see page-language.ts): `saved` is the person's preference when the
+   * step knows them. A POST's page switches language through the step's GET page.
+   */
+  function languageOf(request: FastifyRequest<{ Params: Params }>, interaction: Interaction, saved?: string | null): PageLanguage {
+    const selfPath = request.method === 'GET' ? undefined : `/interaction/${encodeURIComponent(interaction.uid)}`;
+    return pageLanguage(request, { uiLocales: interaction.params.ui_locales, saved, selfPath });
   }
 
   async function clientName(interaction: Interaction): Promise<string | null> {
@@ -86,10 +91,11 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     return SCOPES.filter((scope) => requested.includes(scope));
   }
 
-  async function showConsent(reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
+  async function showConsent(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
     const user = await deps.services.users.getUser(interaction.session?.accountId ?? '');
-    if (!user) return wrongStep(reply);
+    if (!user) return wrongStep(reply, languageOf(request, interaction));
     return sendPage(reply, 200, renderConsentPage({
+      language: languageOf(request, interaction, user.locale),
       uid: interaction.uid,
       csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
       clientName: name,
@@ -103,21 +109,24 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
     const interaction = await load(request, reply);
     if (!interaction) return reply;
+    rememberLanguageChoice(request, reply.raw, options.issuer.protocol === 'https:');
+    const language = languageOf(request, interaction);
     const name = await clientName(interaction);
-    if (name === null) return sendPage(reply, 400, renderErrorPage(explainProtocolError('invalid_client', undefined)));
+    if (name === null) return sendPage(reply, 400, renderErrorPage(explainProtocolError('invalid_client', undefined, language)));
     if (interaction.prompt.name === 'login') {
-      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name }), [
+      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name, language }), [
         interaction.params.redirect_uri as string,
       ]);
     }
-    if (interaction.prompt.name === 'consent') return showConsent(reply, interaction, name);
-    return wrongStep(reply);
+    if (interaction.prompt.name === 'consent') return showConsent(request, reply, interaction, name);
+    return wrongStep(reply, language);
   });
 
   app.post<{ Params: Params }>('/interaction/:uid/login', async (request, reply) => {
     const interaction = await load(request, reply);
     if (!interaction || csrfRejected(request, reply)) return reply;
-    if (interaction.prompt.name !== 'login') return wrongStep(reply);
+    if (interaction.prompt.name !== 'login') return wrongStep(reply, languageOf(request, interaction));
+    const language = languageOf(request, interaction);
     const body = request.body as FormBody;
     const account = field(body, 'account').trim();
     // A disabled account is refused exactly like a wrong password: authenticate returns null for both.
@@ -127,10 +136,10 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       user = account ? await deps.services.users.authenticate(account, field(body, 'password'), { ip: request.ip, surface: 'login_page', deviceSubject }) : null;
     } catch (error) {
       const secondStep = error instanceof AppError && error.code === 'mfa_required' ? await deps.services.users.findByAccount(account) : null;
-      if (secondStep) return showOneTimeCodePage(reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200);
+      if (secondStep) return showOneTimeCodePage(request, reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200, {}, secondStep.locale);
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, retryAfterSeconds });
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, retryAfterSeconds, language });
       return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, page, [interaction.params.redirect_uri as string]);
     }
     if (!user) {
@@ -141,14 +150,12 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
         clientName: name,
         account,
         failed: true,
+        language,
       }), [interaction.params.redirect_uri as string]);
     }
     // The policy wants a second factor this person has not added: no code is issued until they enrol.
     if (await deps.services.factors.mustEnrol(user)) {
-      return sendPage(reply, 403, renderErrorPage({
-        title: 'Add a second factor first',
-        message: 'Your organisation requires a one-time code from an authenticator app at sign-in. Sign in to the Sesame console, add an authenticator under My account, then go back to the application and sign in again.',
-      }));
+      return sendPage(reply, 403, renderErrorPage(errorPageText(languageOf(request, interaction, user.locale), 'login.enrolFirst.message', 'login.enrolFirst.title')));
     }
     rememberDevice(reply, user.subjectId);
     return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd'], acr: 'pwd' } }, false);
@@ -161,8 +168,18 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     reply.raw.setHeader('set-cookie', [...(Array.isArray(setCookies) ? setCookies : setCookies === undefined ? [] : [String(setCookies)]), device.issue(subjectId)]);
   }
 
-  async function showOneTimeCodePage(reply: FastifyReply, interaction: Interaction, ticket: string, status: number, problem: { failed?: boolean; retryAfterSeconds?: number } = {}) {
-    const page = renderOneTimeCodePage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await clientName(interaction)) ?? '', ...problem });
+  async function showOneTimeCodePage(
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+    interaction: Interaction,
+    ticket: string,
+    status: number,
+    problem: { failed?: boolean; retryAfterSeconds?: number } = {},
+    saved?: string | null,
+  ) {
+    // No switcher here: switching goes through the step's GET page, which would start again at the password.
+    const language = { ...languageOf(request, interaction, saved), selfPath: undefined };
+    const page = renderOneTimeCodePage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await clientName(interaction)) ?? '', ...problem, language });
     return sendPage(reply, status, page, [interaction.params.redirect_uri as string]);
   }
 
@@ -170,12 +187,12 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   app.post<{ Params: Params }>('/interaction/:uid/otp', async (request, reply) => {
     const interaction = await load(request, reply);
     if (!interaction || csrfRejected(request, reply)) return reply;
-    if (interaction.prompt.name !== 'login') return wrongStep(reply);
+    if (interaction.prompt.name !== 'login') return wrongStep(reply, languageOf(request, interaction));
     const body = request.body as FormBody;
     const ticket = field(body, 'ticket');
     const subjectId = secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now());
     if (!subjectId) {
-      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '' });
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', language: languageOf(request, interaction) });
       return sendPage(reply, 400, page, [interaction.params.redirect_uri as string]);
     }
     let user: Awaited<ReturnType<typeof deps.services.users.authenticateSecondStep>>;
@@ -184,9 +201,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      return showOneTimeCodePage(reply.header('retry-after', String(retryAfterSeconds)), interaction, ticket, 429, { retryAfterSeconds });
+      return showOneTimeCodePage(request, reply.header('retry-after', String(retryAfterSeconds)), interaction, ticket, 429, { retryAfterSeconds });
     }
-    if (!user) return showOneTimeCodePage(reply, interaction, ticket, 401, { failed: true });
+    if (!user) return showOneTimeCodePage(request, reply, interaction, ticket, 401, { failed: true });
     rememberDevice(reply, user.subjectId);
     return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd', 'otp', 'mfa'], acr: 'mfa' } }, false);
   });
@@ -194,7 +211,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   app.post<{ Params: Params }>('/interaction/:uid/confirm', async (request, reply) => {
     const interaction = await load(request, reply);
     if (!interaction || csrfRejected(request, reply)) return reply;
-    if (interaction.prompt.name !== 'consent' || !interaction.session) return wrongStep(reply);
+    if (interaction.prompt.name !== 'consent' || !interaction.session) return wrongStep(reply, languageOf(request, interaction));
     const provider = live.current();
     const accountId = interaction.session.accountId;
     const clientId = String(interaction.params.client_id);

@@ -16,7 +16,7 @@ export function createInvitationService({ store, clock }: ServiceDeps) {
     async checkInvitation(token: string): Promise<LinkCheck> {
       const opened = await openAccountLink(store.repos, clock, token, 'invitation');
       if ('dead' in opened) return opened;
-      return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email } };
+      return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email, locale: opened.user.locale ?? null } };
     },
 
     async acceptInvitation(token: string, newPassword: string, from: { ip: string | null }): Promise<{ done: true; account: string } | { dead: DeadLinkReason }> {

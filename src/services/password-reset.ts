@@ -15,6 +15,8 @@ export interface LinkHolder {
   account: string;
   displayName: string;
   email: string;
+  /** The person's saved language, for the page. */
+  locale: string | null;
 }
 
 export type LinkCheck = { holder: LinkHolder } | { dead: DeadLinkReason };
@@ -56,7 +58,7 @@ export function createPasswordResetService({ store, clock, mail }: ServiceDeps) 
     async checkResetLink(token: string): Promise<LinkCheck> {
       const opened = await openAccountLink(store.repos, clock, token, 'password_reset');
       if ('dead' in opened) return opened;
-      return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email } };
+      return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email, locale: opened.user.locale ?? null } };
     },
 
     /** Sets the new password and ends every session of the person; a dead link changes nothing. */

@@ -66,3 +66,20 @@ export function negotiateLocale(sources: LocaleSources): Locale {
     DEFAULT_LOCALE
   );
 }
+
+/**
+ * The browser's own language choice, made with a page's language switcher or the console's: a cookie
+ * that holds only a language name (it grants nothing). Readable by script, so the console follows it.
+ */
+export const LANGUAGE_COOKIE = 'sesame_lang';
+
+export function languageCookieOf(cookieHeader: string | undefined): Locale | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === LANGUAGE_COOKIE) {
+      const locale = value.join('=');
+      return isLocale(locale) ? locale : undefined;
+    }
+  }
+  return undefined;
+}

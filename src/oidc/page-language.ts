@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { isLocale, negotiateLocale, type Locale } from '../i18n/locales.ts';
+import { isLocale, LANGUAGE_COOKIE, languageCookieOf, negotiateLocale, type Locale } from '../i18n/locales.ts';
 import type { PageLanguage } from './pages/layout.ts';
 
 /**
@@ -8,7 +8,6 @@ import type { PageLanguage } from './pages/layout.ts';
  * then the person's saved locale when Sesame knows who they are, then `Accept-Language`; else English.
  * The cookie holds only a language name: it grants nothing, so a link that sets it needs no CSRF token.
  */
-export const LANGUAGE_COOKIE = 'sesame_lang';
 const ONE_YEAR_SECONDS = 365 * 86_400;
 
 export interface PageRequest {
@@ -16,17 +15,6 @@ export interface PageRequest {
   url: string;
   method: string;
   headers: { cookie?: string | undefined; 'accept-language'?: string | string[] | undefined };
-}
-
-export function languageCookieOf(cookieHeader: string | undefined): Locale | undefined {
-  for (const part of (cookieHeader ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === LANGUAGE_COOKIE) {
-      const locale = decodeURIComponent(value.join('='));
-      return isLocale(locale) ? locale : undefined;
-    }
-  }
-  return undefined;
 }
 
 function langQuery(url: string): Locale | undefined {

@@ -1,4 +1,5 @@
 import { createAccountService } from './account.ts';
+import { createAccountLocaleService } from './account-locale.ts';
 import { createAuditLogService } from './audit-log.ts';
 import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
@@ -56,6 +57,7 @@ export function createServices({
     invitations: createInvitationService(deps),
     passwordReset: createPasswordResetService(deps),
     emailVerification: createEmailVerificationService(deps),
+    accountLocale: createAccountLocaleService(deps),
     securityNotices: createSecurityNoticeService(deps),
     outgoingMail: createOutgoingMailService(deps),
     idempotency: createIdempotencyService(deps),

@@ -30,7 +30,7 @@ describe('message catalogues', () => {
 
   it('fills placeholders and leaves an unknown one visible', () => {
     expect(t('en', 'login.subtitle', { client: 'Wiki' })).toBe('to continue to Wiki');
-    expect(t('zh-CN', 'login.subtitle', { client: 'Wiki' })).toBe('以继续使用 Wiki');
+    expect(t('zh-CN', 'login.subtitle', { client: 'Wiki' })).toBe('登录后继续使用 Wiki');
     expect(interpolate('{a} and {b}', { a: 1 })).toBe('1 and {b}');
   });
 

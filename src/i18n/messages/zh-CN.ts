@@ -7,7 +7,7 @@ export const zhCN: Messages = {
   'page.duration.minutes': '{count} 分钟',
 
   'login.title': '登录',
-  'login.subtitle': '以继续使用 {client}',
+  'login.subtitle': '登录后继续使用 {client}',
   'login.failed': '账号或密码错误。请检查后重试。',
   'login.tooMany': '登录失败次数过多。请等待 {wait} 后再试。',
   'login.account': '账号',

@@ -1,9 +1,10 @@
 import type { ApiError } from '../api/client.ts';
+import { t } from '../i18n.ts';
 
 export function Loading({ what }: { what: string }) {
   return (
     <p class="loading muted" role="status">
-      Loading {what}…
+      {t('console.loading', { what })}
     </p>
   );
 }

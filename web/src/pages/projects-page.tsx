@@ -1,4 +1,5 @@
 import { api, unwrap } from '../api/client.ts';
+import { t } from '../i18n.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
@@ -29,7 +30,7 @@ export function ProjectsPage() {
       </PageHeader>
 
       {projects.error && <LoadError error={projects.error} onRetry={() => void projects.reload()} />}
-      {!projects.data && !projects.error && <Loading what="projects" />}
+      {!projects.data && !projects.error && <Loading what={t('console.what.projects')} />}
       {projects.data && sorted.length === 0 && (
         <div class="empty card">
           <h2>No projects yet</h2>

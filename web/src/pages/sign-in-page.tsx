@@ -5,6 +5,8 @@ import { TextField } from '../components/field.tsx';
 import { navigate, safeNextPath, useLocation } from '../router.ts';
 import { signIn, useSession } from '../session.ts';
 import { toApiError } from '../use-resource.ts';
+import { LanguageSwitcher } from '../components/language-switcher.tsx';
+import { currentLocale, t, useLocale } from '../i18n.ts';
 
 export function SignInPage() {
   const session = useSession();
@@ -15,9 +17,10 @@ export function SignInPage() {
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const next = safeNextPath(location.query.get('next'));
 
+  const locale = useLocale();
   useEffect(() => {
-    document.title = 'Sign in · Sesame console';
-  }, []);
+    document.title = t('console.signIn.documentTitle');
+  }, [locale]);
 
   useEffect(() => {
     if (session.status === 'signed-in') navigate(next, { replace: true });
@@ -44,7 +47,7 @@ export function SignInPage() {
       <main class="auth-card" id="main">
         <p class="auth-brand">Sesame</p>
         <h1 tabIndex={-1} data-route-focus>
-          Sign in to the console
+          {t('console.signIn.title')}
         </h1>
         {session.notice && !error && (
           <div class="alert alert-info" role="status">
@@ -54,7 +57,7 @@ export function SignInPage() {
         <FormError error={error} fieldsShown />
         <form onSubmit={submit} noValidate>
           <TextField
-            label="Account"
+            label={t('console.signIn.account')}
             name="account"
             autoComplete="username"
             autoCapitalize="none"
@@ -65,7 +68,7 @@ export function SignInPage() {
             error={fieldErrors.account}
           />
           <TextField
-            label="Password"
+            label={t('console.signIn.password')}
             name="password"
             type="password"
             autoComplete="current-password"
@@ -75,12 +78,13 @@ export function SignInPage() {
             error={fieldErrors.password}
           />
           <button type="submit" class="button button-primary" disabled={busy || session.status === 'loading'}>
-            {busy ? 'Signing in…' : 'Sign in'}
+            {busy ? t('console.signIn.busy') : t('console.signIn.submit')}
           </button>
         </form>
         <p class="secondary-action">
-          <a href="/account/forgot">Forgot your password?</a>
+          <a href={currentLocale() === 'en' ? '/account/forgot' : `/account/forgot?lang=${currentLocale()}`}>{t('console.signIn.forgot')}</a>
         </p>
+        <LanguageSwitcher signedIn={false} />
       </main>
     </div>
   );

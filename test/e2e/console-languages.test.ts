@@ -45,6 +45,8 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
     // Chosen in the shell: the navigation speaks Chinese, and the choice is saved on the account.
     await page.getByLabel('Language').selectOption('zh-CN');
     await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '项目' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: '项目' }).waitFor();
+    expect(await page.getByRole('button', { name: '新建项目' }).isVisible()).toBe(true);
     expect(await htmlLang(page)).toBe('zh-CN');
     await expect.poll(async () => (await server.services.users.getUser(user.subjectId))?.locale).toBe('zh-CN');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { CATALOGUES, interpolate, type MessageKey, type MessageParams } from '../../src/i18n/catalogues.ts';
 import { isLocale, LANGUAGE_COOKIE, languageCookieOf, localeFromAcceptLanguage, DEFAULT_LOCALE, type Locale } from '../../src/i18n/locales.ts';
@@ -23,6 +24,14 @@ export function currentLocale(): Locale {
 /** The text of `key` in the console's language, placeholders filled (Preact escapes it). */
 export function t(key: MessageKey, params?: MessageParams): string {
   return interpolate(CATALOGUES[locale][key], params);
+}
+
+/** The text of `key` with elements in its placeholders (`{time}` -> <Time>), as children for JSX. */
+export function tWith(key: MessageKey, values: Record<string, ComponentChildren>): ComponentChildren[] {
+  return CATALOGUES[locale][key].split(/(\{\w+\})/).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return name !== undefined && name in values ? values[name] : part;
+  });
 }
 
 function apply(next: Locale): void {

@@ -14,7 +14,7 @@ export function LoadError({ error, onRetry }: { error: ApiError; onRetry: () => 
     <div class="alert alert-error" role="alert">
       <p>{error.message}</p>
       <button type="button" class="button button-small" onClick={onRetry}>
-        Try again
+        {t('console.tryAgain')}
       </button>
     </div>
   );

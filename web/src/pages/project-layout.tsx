@@ -34,7 +34,7 @@ export function ProjectLayout({ projectId, tab, clientId }: ProjectLayoutProps) 
   const resource = useResource(projectId, () => unwrap(api.GET('/projects/{projectId}', { params: { path: { projectId } } })).then((r) => r.project));
   const project = resource.data;
 
-  if (resource.error?.status === 404) return <NotFoundPage what="project" />;
+  if (resource.error?.status === 404) return <NotFoundPage what={t('console.notFound.project')} />;
   if (resource.error && !project) return <LoadError error={resource.error} onRetry={() => void resource.reload()} />;
   if (!project) return <Loading what={t('console.what.project')} />;
 

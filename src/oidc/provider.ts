@@ -16,6 +16,7 @@ import { explainClientRefusal } from './client-refusal.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoggedOutPage, renderLogoutPage } from './pages/logout-page.ts';
 import type { PageLanguage } from './pages/layout.ts';
+import { LOCALES } from '../i18n/locales.ts';
 import { pageLanguage, rememberLanguageChoice } from './page-language.ts';
 import { providerResponseHeaders } from './provider-headers.ts';
 import { rememberedConsentScopes } from './remembered-consent.ts';
@@ -170,6 +171,8 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       },
     },
     routes: { userinfo: '/userinfo' },
+    // The pages speak these; `ui_locales` picks one (docs/languages.md).
+    discovery: { claim_types_supported: ['normal'], ui_locales_supported: [...LOCALES] },
     ttl: {
       AuthorizationCode: TOKEN_LIFETIMES.authorizationCode,
       AccessToken: TOKEN_LIFETIMES.accessToken,

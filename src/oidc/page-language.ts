@@ -26,7 +26,8 @@ function langQuery(url: string): Locale | undefined {
 export function withoutLang(url: string): string {
   const parsed = new URL(url, 'http://sesame.invalid');
   parsed.searchParams.delete('lang');
-  return `${parsed.pathname}${parsed.search}`;
+  // One leading slash: `//host` in a link would leave the site.
+  return `${parsed.pathname.replace(/^\/+/, '/')}${parsed.search}`;
 }
 
 export interface PageLanguageInput {

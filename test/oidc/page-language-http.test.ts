@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withoutLang } from '../../src/oidc/page-language.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 /** How a page's language is picked over HTTP: the switcher's `lang` and its cookie, ui_locales, Accept-Language. */
@@ -29,6 +30,11 @@ describe('the language of pages over HTTP (sqlite)', () => {
     const bogus = await get('/account/forgot?lang=xx%22%3E', { 'accept-language': 'en', cookie: 'sesame_lang=<b>' });
     expect(langOf(bogus.body)).toBe('en');
     expect(bogus.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('points the switcher at the page itself, never at another host', () => {
+    expect(withoutLang('/interaction/abc?lang=zh-CN&x=1')).toBe('/interaction/abc?x=1');
+    expect(withoutLang('/.//evil.example/path?lang=en')).toBe('/evil.example/path');
   });
 
   it('answers a dead link page in the browser\'s language', async () => {

@@ -168,6 +168,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     reply.raw.setHeader('set-cookie', [...(Array.isArray(setCookies) ? setCookies : setCookies === undefined ? [] : [String(setCookies)]), device.issue(subjectId)]);
   }
 
+  /** The person's saved language, for a page of the second step shown again. */
+  const savedLocaleOf = async (subjectId: string) => (await deps.services.users.getUser(subjectId))?.locale;
+
   async function showOneTimeCodePage(
     request: FastifyRequest<{ Params: Params }>,
     reply: FastifyReply,
@@ -201,9 +204,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      return showOneTimeCodePage(request, reply.header('retry-after', String(retryAfterSeconds)), interaction, ticket, 429, { retryAfterSeconds });
+      return showOneTimeCodePage(request, reply.header('retry-after', String(retryAfterSeconds)), interaction, ticket, 429, { retryAfterSeconds }, await savedLocaleOf(subjectId));
     }
-    if (!user) return showOneTimeCodePage(request, reply, interaction, ticket, 401, { failed: true });
+    if (!user) return showOneTimeCodePage(request, reply, interaction, ticket, 401, { failed: true }, await savedLocaleOf(subjectId));
     rememberDevice(reply, user.subjectId);
     return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd', 'otp', 'mfa'], acr: 'mfa' } }, false);
   });

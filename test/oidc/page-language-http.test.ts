@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutLang } from '../../src/oidc/page-language.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
+import { authorizationRequest, discoverAs } from '../helpers/oidc-relying-party.ts';
+import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { OidcUserAgent, signInThroughPages, type PageResponse } from '../helpers/oidc-user-agent.ts';
 
 /** How a page's language is picked over HTTP: the switcher's `lang` and its cookie, ui_locales, Accept-Language. */
 describe('the language of pages over HTTP (sqlite)', () => {
@@ -53,5 +57,28 @@ describe('the language of pages over HTTP (sqlite)', () => {
     const english = await get('/auth?client_id=nobody&response_type=code&scope=openid&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb', { 'accept-language': 'fr, *' });
     expect(langOf(english.body)).toBe('en');
 
+  });
+});
+
+describe('a person\'s saved language on the sign-in pages (sqlite)', () => {
+  let server: OidcTestServer;
+  let fixture: OidcFixture;
+  beforeAll(async () => {
+    server = await startOidcTestServer('sqlite');
+    fixture = await setUpOidcFixture(server);
+  });
+  afterAll(async () => server?.close());
+
+  it('asks for consent in the saved language once Sesame knows who signs in; fetch\'s `Accept-Language: *` alone gives English before', async () => {
+    await server.services.accountLocale.setLocale({ subjectId: fixture.person.subjectId, isAdmin: false, surface: 'console', ip: null }, 'zh-CN');
+    const config = await discoverAs(server.issuer, fixture.web);
+    const agent = new OidcUserAgent(server.issuer);
+    let consent: PageResponse | undefined;
+    const request = await authorizationRequest(config, fixture.web, 'openid profile');
+    const login = await agent.follow(request.url);
+    expect(login.body).toContain('<html lang="en">');
+    await signInThroughPages(agent, request.url, PERSON, { consent: 'deny', onConsentPage: (page) => (consent = page) });
+    expect(consent?.body).toContain('<html lang="zh-CN">');
+    expect(consent?.body).toContain('是否允许访问？');
   });
 });

@@ -98,6 +98,7 @@ export function createUserService(deps: ServiceDeps) {
       email: input.email ?? null,
       emailVerified: input.emailVerified ?? false,
       studentStatus: input.studentStatus ?? 'unknown',
+      locale: null,
       isAdmin: input.isAdmin ?? false,
       status: 'active',
       createdAt: now,

@@ -40,7 +40,7 @@ export function createEmailVerificationService({ store, clock, mail }: ServiceDe
     async checkVerificationLink(token: string): Promise<LinkCheck> {
       const opened = await openAccountLink(store.repos, clock, token, 'email_verification');
       if ('dead' in opened) return opened;
-      return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email } };
+      return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email, locale: opened.user.locale ?? null } };
     },
 
     async confirmEmail(token: string, from: { ip: string | null }): Promise<{ done: true; email: string } | { dead: DeadLinkReason }> {

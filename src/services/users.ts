@@ -97,6 +97,7 @@ export function createUserService(deps: ServiceDeps) {
       email: input.email ?? null,
       emailVerified: input.emailVerified ?? false,
       studentStatus: input.studentStatus ?? 'unknown',
+      locale: null,
       isAdmin: input.isAdmin ?? false,
       status: 'active',
       createdAt: now,
@@ -125,7 +126,9 @@ export function createUserService(deps: ServiceDeps) {
       requireMail(mail, 'invite', 'send the invitation; give the person a password instead');
       let expiresAt = 0;
       const user = await insertUser(actor, { ...input, emailVerified: false }, NO_PASSWORD_HASH, async (repos, created) => {
-        const link = await issueAccountLink(repos, clock, { purpose: 'invitation', user: created, email: input.email, queueMail: true });
+        // The invited person has saved no language yet: the mail speaks the inviting administrator's.
+        const inviter = actor.subjectId ? await repos.users.findBySubjectId(actor.subjectId) : undefined;
+        const link = await issueAccountLink(repos, clock, { purpose: 'invitation', user: created, email: input.email, queueMail: true, fallbackLocale: inviter?.locale });
         expiresAt = link.expiresAt;
         return { invitationExpiresAt: new Date(link.expiresAt).toISOString() };
       });

@@ -61,7 +61,12 @@ function uriListProblem(text: string): string | undefined {
 /** The server's registration rules, applied while typing; keys are the API's field names. */
 export function configProblems(clientType: ClientType, draft: ConfigDraft): Record<string, string> {
   const body = bodyFromDraft(draft);
-  const problems = configurationProblems(clientType, body);
+  const problems: Record<string, string> = {};
+  // The rules name items by path (`redirectUris.0`); the form shows them beside the whole field.
+  for (const [path, problem] of Object.entries(configurationProblems(clientType, body))) {
+    const field = path.split('.')[0]!;
+    problems[field] = problems[field] === undefined ? problem : `${problems[field]}; ${problem}`;
+  }
   for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
     const lineProblem = uriListProblem(draft[field]);
     if (lineProblem) problems[field] = lineProblem;

@@ -62,7 +62,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
           after: {
             activeSecretId: secretId,
             gracePeriodSeconds: graceSeconds,
-            ...(retiringUntil === null ? { revokedSecretIds: activeIds } : { retiringSecretIds: activeIds, retiringUntil }),
+            ...(retiringUntil === null ? { revokedSecretIds: activeIds } : { retiringSecretIds: activeIds, retiringUntil: new Date(retiringUntil).toISOString() }),
           },
         });
         const client = await loadClient(repos, projectId, clientId, now);
@@ -86,8 +86,8 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
             targetType: 'client',
             targetId: clientId,
             projectId,
-            before: { secretId, status: secret.status, expiresAt: secret.expiresAt },
-            after: { secretId, status: 'revoked', expiresAt: now },
+            before: { secretId, status: secret.status, expiresAt: secret.expiresAt === null ? null : new Date(secret.expiresAt).toISOString() },
+            after: { secretId, status: 'revoked', expiresAt: new Date(now).toISOString() },
           });
         }
         const client = await loadClient(repos, projectId, clientId, now);

@@ -26,5 +26,5 @@ ${ASSISTANT_SCOPES.map((scope) => `  - \`${scope}\`: ${ASSISTANT_SCOPE_DESCRIPTI
 
 ---
 
-${renderAgentGuide({ baseUrl: urls.baseUrl, openapiUrl: urls.openapiUrl, bodyLimitBytes })}`;
+${renderAgentGuide({ issuer: config.issuer, baseUrl: urls.baseUrl, openapiUrl: urls.openapiUrl, bodyLimitBytes })}`;
 }

@@ -1,5 +1,6 @@
 import type { Actor } from '../domain/actor.ts';
 import { capabilitiesOf, CAPABILITY_WITH_ROLES as CAPABILITY_WORDING, type Capability, type ProjectRole } from '../domain/roles.ts';
+import { PROJECT_ARCHIVED } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import type { ProjectRecord } from '../storage/repositories/project-repository.ts';
 import type { Repositories } from '../storage/store.ts';
@@ -52,6 +53,6 @@ export function requireCapability(access: ProjectAccess, capability: Capability)
 
 export function requireActiveProject(access: ProjectAccess): void {
   if (access.project.status === 'archived') {
-    throw new AppError('project_archived', 'The project is archived and read-only; its owner or an administrator can un-archive it (status "active").');
+    throw new AppError('project_archived', `${PROJECT_ARCHIVED.meaning} ${PROJECT_ARCHIVED.action}`);
   }
 }

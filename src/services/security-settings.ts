@@ -1,5 +1,6 @@
 import type { Actor } from '../domain/actor.ts';
 import type { MfaPolicy, SecuritySettings } from '../domain/mfa-policy.ts';
+import { versionConflictText } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -21,7 +22,7 @@ export function createSecuritySettingsService({ store, clock }: ServiceDeps) {
       return store.transaction(async (repos) => {
         const before = await repos.securitySettings.get();
         if (!(await repos.securitySettings.updateIfVersion(input.expectedSettingsVersion, input.mfaRequired, clock.now()))) {
-          throw new AppError('version_conflict', `The settings changed meanwhile (version ${before.version}); read them again with GET /admin/settings and retry with that version.`);
+          throw new AppError('version_conflict', versionConflictText('settings'));
         }
         const after = await repos.securitySettings.get();
         await writeAudit(repos, clock, actor, { action: 'settings.update', targetType: 'settings', targetId: 'instance', before: { mfaRequired: before.mfaRequired }, after: { mfaRequired: after.mfaRequired } });

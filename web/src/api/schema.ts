@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer ownership
-         * @description Makes another member the owner; the current owner becomes a maintainer. Owner or administrator only.
+         * @description Makes another member the owner. Owner or administrator only. The old owner's `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project.
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -906,11 +906,11 @@ export interface components {
             action: string;
             targetType: string;
             targetId: string;
-            /** @description The changed fields before the change; never a secret. */
+            /** @description The changed fields before the change; never a secret. Times in it are ISO-8601 text like everywhere else. */
             before: {
                 [key: string]: unknown;
             } | null;
-            /** @description The changed fields after the change; never a secret. */
+            /** @description The changed fields after the change; never a secret. Times in it are ISO-8601 text like everywhere else. */
             after: {
                 [key: string]: unknown;
             } | null;
@@ -2862,7 +2862,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The project with its new version (your role is now maintainer unless you are an administrator). */
+            /** @description The project with its new version, your `role` and `capabilities` as they are now. The old owner's `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4674,7 +4674,7 @@ export interface operations {
             query?: {
                 /** @description How many entries, newest first: 1-200, default 50. */
                 limit?: string;
-                /** @description Where the next page starts: the `auditId` of the last entry you have (exact, the way to page), or an ISO-8601 time (only entries strictly older than it). */
+                /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
             };
             header?: never;
@@ -5597,7 +5597,7 @@ export interface operations {
             query?: {
                 /** @description How many entries, newest first: 1-200, default 50. */
                 limit?: string;
-                /** @description Where the next page starts: the `auditId` of the last entry you have (exact, the way to page), or an ISO-8601 time (only entries strictly older than it). */
+                /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
             };
             header?: never;

@@ -29,6 +29,8 @@ const EXAMPLE_PASSWORD = 'correct horse battery staple';
 const TIME_KEY = /(At|Until)$/;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
 const FIELD_PATH = /^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z0-9]+)*$/;
+/** An error text names what to do next: an operation, the fields at fault, a header to send, or how long to wait. */
+const NEXT_STEP = /\b(GET|POST|PUT|PATCH|DELETE) \/|field_errors|Retry-After|wait \d+ seconds|X-CSRF-Token|application\/json|Idempotency-Key|at most \d+ bytes/;
 /** Free-form records: their keys are data, not shape. */
 const FREE_FORM = new Set(['before', 'after', 'field_errors', 'paths', 'components', 'info']);
 
@@ -383,6 +385,7 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
       problems.push(...checker.validateSchema({ $ref: '#/components/schemas/Error' }, response.body).map((problem) => `${where}: ${problem}`));
       if (response.headers['cache-control'] !== 'no-store') problems.push(`${where}: Cache-Control ${String(response.headers['cache-control'])}`);
       if (['rate_limited', 'service_unavailable'].includes(code) && response.headers['retry-after'] === undefined) problems.push(`${where}: no Retry-After`);
+      if (!NEXT_STEP.test(response.body.error_description)) problems.push(`${where}: "${response.body.error_description}" names no operation, field or header to use next`);
       for (const key of Object.keys(response.body.field_errors ?? {})) if (!FIELD_PATH.test(key)) problems.push(`${where}: field_errors key ${key} is not a field path`);
       // The two documented examples with field_errors are reproduced exactly above.
       const example = examples[code]!.value;

@@ -32,6 +32,9 @@ export const PROJECT_ARCHIVED = {
     '(N from `GET /projects/{projectId}`). Then read the resource again and retry your change.',
 };
 
+/** The text of login_required where a use case finds no signed-in person. */
+export const SIGN_IN_FIRST = 'Sign in first: `POST /auth/login` with `account` and `password` (or an OAuth access token for this API), then repeat the request.';
+
 /** One entry per error code: a code added to ERROR_STATUS without advice here fails the type check. */
 export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   invalid_request: {

@@ -10,10 +10,12 @@ type Structured = Record<string, any>;
 const structured = (result: unknown) => (result as { structuredContent: Structured }).structuredContent;
 
 /**
- * The MCP tools of creating operations take `idempotencyKey` with the meaning of the REST Idempotency-Key
- * header: a retried call answers the first result (without its one-time secret), another call with the key is refused.
+ * Issue 13 over MCP: the tools of creating operations take `idempotencyKey` with the meaning of the REST
+ * Idempotency-Key header (a retried call answers the first result without its one-time secret, another call
+ * with the key is refused); a refused call names every problem by field path; conflicts and archived projects
+ * say which operation and field to use next.
  */
-describe.each(TEST_ENGINES)('the idempotencyKey argument of MCP tools, on %s', (engine) => {
+describe.each(TEST_ENGINES)('an assistant gets it right the first time over MCP, on %s', (engine) => {
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let mcp: Client;
@@ -83,5 +85,34 @@ describe.each(TEST_ENGINES)('the idempotencyKey argument of MCP tools, on %s', (
     expect(refused.isError).toBe(true);
     expect(structured(refused)).toMatchObject({ error: 'invalid_request', field_errors: { idempotencyKey: 'must be 1-255 visible ASCII characters', name: expect.any(String) } });
     expect(await server.services.projects.listProjects(alice)).toEqual(before);
+  });
+
+  it('names every problem of a registration by field path in one tool error', async () => {
+    const { projectId } = structured(await mcp.callTool({ name: 'createProject', arguments: { name: 'Validation' } })).project;
+    const refused = await mcp.callTool({
+      name: 'registerClient',
+      arguments: { projectId, clientType: 'spa', displayName: 'Bad', redirectUris: ['https://ok.example.com/cb', 'http://app.example.com/cb#x'], scopeWhitelist: ['profile', 'offline_access'] },
+    });
+    expect(refused.isError).toBe(true);
+    expect(structured(refused)).toEqual({
+      error: 'invalid_client_metadata',
+      error_description: expect.stringContaining('field_errors'),
+      field_errors: {
+        'redirectUris.1': 'must not contain a fragment (#); must use https (http is allowed only for localhost, 127.0.0.1 and [::1])',
+        scopeWhitelist: 'must contain openid; a spa client cannot have offline_access',
+      },
+    });
+  });
+
+  it('says after a conflict to read again and retry without handing over a number, and names how to un-archive', async () => {
+    const { project } = structured(await mcp.callTool({ name: 'createProject', arguments: { name: 'Conflicts' } }));
+    const stale = await mcp.callTool({ name: 'updateProject', arguments: { projectId: project.projectId, name: 'Late', expectedProjectVersion: project.version + 1 } });
+    expect(stale.isError).toBe(true);
+    expect(structured(stale)).toMatchObject({ error: 'version_conflict', error_description: expect.stringContaining('`GET /projects/{projectId}`') });
+    expect(structured(stale).error_description).not.toMatch(/\d/);
+
+    await mcp.callTool({ name: 'updateProject', arguments: { projectId: project.projectId, status: 'archived', expectedProjectVersion: project.version } });
+    const archived = await mcp.callTool({ name: 'updateProject', arguments: { projectId: project.projectId, name: 'Still', expectedProjectVersion: project.version + 1 } });
+    expect(structured(archived)).toMatchObject({ error: 'project_archived', error_description: expect.stringContaining('`PATCH /projects/{projectId}` and `{"status": "active"') });
   });
 });

@@ -293,6 +293,38 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     expect(replayed).toEqual(expect.arrayContaining(['createProject', 'registerClient', 'rotateClientSecret', 'transferOwnership', 'createUser', 'deleteProject']));
   });
 
+  it('replays the request bodies the guide shows: each is an operation of the OpenAPI document, matches its schema, and the server does it', async () => {
+    if (surface !== 'agent') return;
+    const shown = [...guide.matchAll(/`(GET|POST|PUT|PATCH|DELETE) (\/[^`\s]*)`[^`]{0,40}`(\{[^`]*\})`/g)];
+    expect(shown.length).toBeGreaterThan(10);
+    const problems: string[] = [];
+    for (const [, method, template, json] of shown) {
+      const where = `guide: ${method} ${template} ${json}`;
+      const documented = operationsOf(document).find((entry) => entry.method === method && entry.template === template);
+      if (!documented) {
+        problems.push(`${where}: not an operation of the OpenAPI document`);
+        continue;
+      }
+      const world = await newWorld();
+      // What the guide's steps do first: archive before deleting or un-archiving a project.
+      if ((method === 'DELETE' && template === '/projects/{projectId}') || json!.includes('"active"')) {
+        await alice.call('PATCH', `/projects/${world.projectId}`, { status: 'archived', expectedProjectVersion: await projectVersion(world.projectId) });
+      }
+      // The guide's placeholders: N is the version read just before, "..." the identifier or credential at hand.
+      const version = json!.includes('expectedProjectVersion') ? await projectVersion(world.projectId) : await clientVersion(world);
+      const atHand: Json = { subjectId: world.outsider.subjectId, toSubjectId: world.member.subjectId, account: 'alice', password: EXAMPLE_PASSWORD };
+      const body = JSON.parse(json!.replace(/\bN\b/g, String(version))) as Json;
+      for (const [field, value] of Object.entries(body)) if (value === '...') body[field] = atHand[field];
+      const schema = documented.operation.requestBody?.content['application/json'].schema;
+      if (!schema) problems.push(`${where}: the operation takes no body`);
+      else problems.push(...checker.validateSchema(schema, body).map((problem) => `${where}: ${problem}`));
+      const path = fill(template!, { projectId: world.projectId, clientId: world.clientId, subjectId: world.member.subjectId });
+      const response = await (template === '/auth/login' ? anonymous() : alice).call(method as Method, path, body);
+      if (response.status !== successStatus(documented.operation)) problems.push(`${where}: documented ${successStatus(documented.operation)}, answered ${response.status} ${response.text.slice(0, 200)}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   /** How each documented error is provoked; a code missing here fails the test. */
   const PROVOKE: Record<string, ((world: World) => Promise<{ operationId: string; response: ApiResponse }>) | { skip: string }> = {
     invalid_request: async (world) => ({

@@ -6,6 +6,11 @@ import { CLIENT_LIMITS, isPublicClientType, SCOPES, SECRET_POLICY, type ClientCo
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** The URI rules below in words, for the contract's field description and the agent guide. */
+export const REDIRECT_URI_RULES =
+  'absolute, without a fragment (`#`), and matched exactly at sign-in (a native client\'s loopback URI with any port); https is required except for ' +
+  '`http://localhost`, `http://127.0.0.1` and `http://[::1]` (any port), and private-use schemes of native apps such as `com.example.app:/callback`';
+
 /** Every reason a redirect or post-logout URI is refused, in the rules' own words; empty when it is acceptable. */
 export function redirectUriProblems(value: string): string[] {
   const problems: string[] = [];

@@ -1,6 +1,7 @@
 import { ASSISTANT_SCOPES } from '../../domain/assistant-scopes.ts';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
 import { AUDIT_PAGE, SESSION_LIFETIME_SECONDS } from '../../domain/limits.ts';
+import { REDIRECT_URI_RULES } from '../../domain/client-rules.ts';
 import { relyingPartyRecipe } from '../../domain/relying-party-recipe.ts';
 import { ASSIGNABLE_ROLES, CAPABILITIES, CAPABILITY_DESCRIPTIONS, OWNERSHIP_TRANSFER_RESULT, PROJECT_ROLES, ROLE_CAPABILITIES, ROLE_DESCRIPTIONS } from '../../domain/roles.ts';
 import { SCOPE_DESCRIPTIONS } from '../../domain/scopes.ts';
@@ -105,7 +106,7 @@ A \`spa\` client cannot have \`offline_access\`.
 
 ### Redirect URIs
 
-At least one, at most ${CLIENT_LIMITS.maxRedirectUris} (the same for post-logout URIs), each at most ${CLIENT_LIMITS.maxUriLength} characters, absolute, without a fragment (\`#\`), and matched exactly at sign-in. https is required except for \`http://localhost\`, \`http://127.0.0.1\` and \`http://[::1]\` (any port), and private-use schemes of native apps such as \`com.example.app:/callback\`.
+At least one, at most ${CLIENT_LIMITS.maxRedirectUris} (the same for post-logout URIs), each at most ${CLIENT_LIMITS.maxUriLength} characters, ${REDIRECT_URI_RULES}. A refusal names each bad URI by its path (\`redirectUris.0\`) and every rule it breaks.
 
 ## 4. Typical sequences
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clientTypeProblems, gracePeriodProblem, scopeWhitelistProblem, uriListProblems } from '../../domain/client-rules.ts';
+import { clientTypeProblems, gracePeriodProblem, REDIRECT_URI_RULES, scopeWhitelistProblem, uriListProblems } from '../../domain/client-rules.ts';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
 import { CLIENT_STATUSES, SECRET_STATUSES } from '../../domain/statuses.ts';
 import { textProblem } from '../../domain/text-fields.ts';
@@ -145,7 +145,7 @@ export function presentRotation(result: { client: Client; secret: NewSecret }) {
 
 const configurationFields = {
   redirectUris: uriList(
-    'At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback.',
+    `At least one, each ${REDIRECT_URI_RULES}.`,
     true,
   ),
   postLogoutRedirectUris: uriList('Where /session/end may send the user back; the same URI rules.', false).optional(),

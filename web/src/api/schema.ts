@@ -3191,7 +3191,7 @@ export interface operations {
                     clientType: "web" | "spa" | "native";
                     displayName: string;
                     description?: string;
-                    /** @description At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback. */
+                    /** @description At least one, each absolute, without a fragment (`#`), and matched exactly at sign-in (a native client's loopback URI with any port); https is required except for `http://localhost`, `http://127.0.0.1` and `http://[::1]` (any port), and private-use schemes of native apps such as `com.example.app:/callback`. */
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
@@ -3891,7 +3891,7 @@ export interface operations {
                      * @example 2
                      */
                     clientVersion: number;
-                    /** @description At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback. */
+                    /** @description At least one, each absolute, without a fragment (`#`), and matched exactly at sign-in (a native client's loopback URI with any port); https is required except for `http://localhost`, `http://127.0.0.1` and `http://[::1]` (any port), and private-use schemes of native apps such as `com.example.app:/callback`. */
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];

@@ -123,7 +123,7 @@ export function configurationProblems(
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   const add = (path: string, problem: string) => {
-    problems[path] = problems[path] === undefined ? problem : joinProblems([problems[path], problem]);
+    problems[path] = Object.hasOwn(problems, path) ? joinProblems([problems[path]!, problem]) : problem;
   };
   for (const [field, uris, required] of [['redirectUris', input.redirectUris, true], ['postLogoutRedirectUris', input.postLogoutRedirectUris ?? [], false]] as const) {
     for (const [below, problem] of Object.entries(uriListProblems(uris, { required }))) add(below === '' ? field : `${field}.${below}`, problem);

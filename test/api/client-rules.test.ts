@@ -122,6 +122,11 @@ describe.each(TEST_ENGINES)('client rules on every path, on %s', (engine) => {
     });
   });
 
+  it('names an unknown field called constructor like any other, beside the other problems (no clash with Object.prototype)', async () => {
+    const response = await refusedOnBoth({ method: 'POST', path: `/projects/${projectId}/clients`, body: { ...webClient, redirectUris: ['http://rp.example.com/cb'], constructor: 1 } });
+    expect(response.body).toMatchObject({ error: 'invalid_request', field_errors: { constructor: 'is not a known field; remove it', 'redirectUris.0': HTTPS_RULE } });
+  });
+
   it('judges metadata changes and revisions by the same rules; a revision follows the stored client type', async () => {
     const rename = await refusedOnBoth({ method: 'PATCH', path: `/projects/${projectId}/clients/${web.clientId}`, body: { clientVersion: web.clientVersion, displayName: '' } });
     expect(rename.body).toMatchObject({ error: 'invalid_client_metadata', field_errors: { displayName: 'must not be empty' } });

@@ -67,7 +67,7 @@ export function problemsByField(byPath: Record<string, string>): Record<string, 
   for (const [path, problem] of Object.entries(byPath)) {
     const [field = path, item] = path.split('.');
     const message = item === undefined ? problem : `URI ${Number(item) + 1}: ${problem}`;
-    problems[field] = problems[field] === undefined ? message : `${problems[field]}; ${message}`;
+    problems[field] = Object.hasOwn(problems, field) ? `${problems[field]}; ${message}` : message;
   }
   return problems;
 }

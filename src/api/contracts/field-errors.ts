@@ -25,8 +25,9 @@ export function zodFieldErrors(
   const add = (path: readonly PropertyKey[], message: string) => {
     const field = key(path);
     if (field === '') wholeInput.push(message);
-    else if (fieldErrors[field] === undefined) fieldErrors[field] = message;
-    else if (!fieldErrors[field].split('; ').includes(message)) fieldErrors[field] = `${fieldErrors[field]}; ${message}`;
+    // Own keys only: a field named `constructor` must not meet Object.prototype's.
+    else if (!Object.hasOwn(fieldErrors, field)) fieldErrors[field] = message;
+    else if (!fieldErrors[field]!.split('; ').includes(message)) fieldErrors[field] = `${fieldErrors[field]}; ${message}`;
   };
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];

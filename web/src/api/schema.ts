@@ -2851,7 +2851,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description An existing member who becomes the owner; the current owner becomes a maintainer. */
+                    /** @description An existing member who becomes the owner. The old owner's `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project. */
                     toSubjectId: string;
                     /**
                      * @description The project version you last read (`project.version`); a stale one is refused with 409 version_conflict.

@@ -115,4 +115,25 @@ describe.each(TEST_ENGINES)('an assistant gets it right the first time over MCP,
     const archived = await mcp.callTool({ name: 'updateProject', arguments: { projectId: project.projectId, name: 'Still', expectedProjectVersion: project.version + 1 } });
     expect(structured(archived)).toMatchObject({ error: 'project_archived', error_description: expect.stringContaining('`PATCH /projects/{projectId}` and `{"status": "active"') });
   });
+
+  it('ends a client\'s tokens, deletes a client, and deletes a project only once archived, as destructive tools', async () => {
+    const { tools } = await mcp.listTools();
+    for (const name of ['revokeClientTokens', 'deleteClient', 'deleteProject']) expect(tools.find((tool) => tool.name === name)?.annotations?.destructiveHint, name).toBe(true);
+    const { project } = structured(await mcp.callTool({ name: 'createProject', arguments: { name: 'Short-lived' } }));
+    const { client } = structured(
+      await mcp.callTool({ name: 'registerClient', arguments: { projectId: project.projectId, clientType: 'web', displayName: 'Mistake', redirectUris: ['https://mistake.example.com/cb'], scopeWhitelist: ['openid'] } }),
+    );
+    const ended = structured(await mcp.callTool({ name: 'revokeClientTokens', arguments: { projectId: project.projectId, clientId: client.clientId, clientVersion: client.clientVersion } }));
+    expect(ended).toMatchObject({ revokedGrants: 0, client: { clientId: client.clientId, clientVersion: client.clientVersion + 1, secrets: client.secrets } });
+
+    const deleted = await mcp.callTool({ name: 'deleteClient', arguments: { projectId: project.projectId, clientId: client.clientId, clientVersion: client.clientVersion + 1 } });
+    expect(deleted.isError).toBeFalsy();
+    expect(structured(await mcp.callTool({ name: 'getClient', arguments: { projectId: project.projectId, clientId: client.clientId } }))).toMatchObject({ error: 'not_found' });
+
+    const active = await mcp.callTool({ name: 'deleteProject', arguments: { projectId: project.projectId, expectedProjectVersion: project.version } });
+    expect(structured(active)).toMatchObject({ error: 'project_not_archived', error_description: expect.stringContaining('`PATCH /projects/{projectId}`') });
+    const archived = structured(await mcp.callTool({ name: 'updateProject', arguments: { projectId: project.projectId, status: 'archived', expectedProjectVersion: project.version } })).project;
+    expect((await mcp.callTool({ name: 'deleteProject', arguments: { projectId: project.projectId, expectedProjectVersion: archived.version } })).isError).toBeFalsy();
+    expect(structured(await mcp.callTool({ name: 'getProject', arguments: { projectId: project.projectId } }))).toMatchObject({ error: 'not_found' });
+  });
 });

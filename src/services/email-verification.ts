@@ -1,5 +1,6 @@
 import type { Actor } from '../domain/actor.ts';
 import type { DeadLinkReason } from '../domain/account-links.ts';
+import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -15,12 +16,12 @@ export function createEmailVerificationService({ store, clock, mail }: ServiceDe
   return {
     /** Sets the caller's address (unverified) and mails it a verification link; the same verified address changes nothing. */
     async changeEmail(actor: Actor, email: string): Promise<{ email: string; emailVerified: boolean }> {
-      if (!actor.subjectId) throw new AppError('login_required', 'Sign in first.');
+      if (!actor.subjectId) throw new AppError('login_required', SIGN_IN_FIRST);
       requireMail(mail, 'email', 'send the verification link');
       const subjectId = actor.subjectId;
       return store.transaction(async (repos) => {
         const before = await repos.users.findBySubjectId(subjectId);
-        if (!before) throw new AppError('login_required', 'Sign in first.');
+        if (!before) throw new AppError('login_required', SIGN_IN_FIRST);
         if (before.email === email && before.emailVerified) return { email, emailVerified: true };
         const now = clock.now();
         await repos.users.update(subjectId, { email, emailVerified: false }, now);

@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer ownership
-         * @description Makes another member the owner; the current owner becomes a maintainer. Owner or administrator only.
+         * @description Makes another member the owner. Owner or administrator only. The old owner's `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project.
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -1062,11 +1062,11 @@ export interface components {
             action: string;
             targetType: string;
             targetId: string;
-            /** @description The changed fields before the change; never a secret. */
+            /** @description The changed fields before the change; never a secret. Times in it are ISO-8601 text like everywhere else. */
             before: {
                 [key: string]: unknown;
             } | null;
-            /** @description The changed fields after the change; never a secret. */
+            /** @description The changed fields after the change; never a secret. Times in it are ISO-8601 text like everywhere else. */
             after: {
                 [key: string]: unknown;
             } | null;
@@ -3343,7 +3343,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description An existing member who becomes the owner; the current owner becomes a maintainer. */
+                    /** @description An existing member who becomes the owner. The old owner's `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project. */
                     toSubjectId: string;
                     /**
                      * @description The project version you last read (`project.version`); a stale one is refused with 409 version_conflict.
@@ -3354,7 +3354,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The project with its new version (your role is now maintainer unless you are an administrator). */
+            /** @description The project with its new version, your `role` and `capabilities` as they are now. The old owner's `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3683,7 +3683,7 @@ export interface operations {
                     clientType: "web" | "spa" | "native";
                     displayName: string;
                     description?: string;
-                    /** @description At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback. */
+                    /** @description At least one, each absolute, without a fragment (`#`), and matched exactly at sign-in (a native client's loopback URI with any port); https is required except for `http://localhost`, `http://127.0.0.1` and `http://[::1]` (any port), and private-use schemes of native apps such as `com.example.app:/callback`. */
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
@@ -4383,7 +4383,7 @@ export interface operations {
                      * @example 2
                      */
                     clientVersion: number;
-                    /** @description At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback. */
+                    /** @description At least one, each absolute, without a fragment (`#`), and matched exactly at sign-in (a native client's loopback URI with any port); https is required except for `http://localhost`, `http://127.0.0.1` and `http://[::1]` (any port), and private-use schemes of native apps such as `com.example.app:/callback`. */
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
@@ -5166,7 +5166,7 @@ export interface operations {
             query?: {
                 /** @description How many entries, newest first: 1-200, default 50. */
                 limit?: string;
-                /** @description Where the next page starts: the `auditId` of the last entry you have (exact, the way to page), or an ISO-8601 time (only entries strictly older than it). */
+                /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
             };
             header?: never;
@@ -6214,7 +6214,7 @@ export interface operations {
             query?: {
                 /** @description How many entries, newest first: 1-200, default 50. */
                 limit?: string;
-                /** @description Where the next page starts: the `auditId` of the last entry you have (exact, the way to page), or an ISO-8601 time (only entries strictly older than it). */
+                /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
             };
             header?: never;

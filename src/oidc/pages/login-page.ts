@@ -1,6 +1,11 @@
 import { html } from './html.ts';
 import { layout } from './layout.ts';
 
+const TEXT = {
+  otherWays: 'Or use the account you already have:',
+  continueWith: (displayName: string) => `Continue with ${displayName}`,
+} as const;
+
 export interface LoginPageInput {
   uid: string;
   csrfToken: string;
@@ -9,6 +14,8 @@ export interface LoginPageInput {
   failed?: boolean | undefined;
   /** Set when sign-in is refused for too many failures: how long to wait. */
   retryAfterSeconds?: number | undefined;
+  /** The enabled upstream OpenID Connect providers: one "Continue with" control each. */
+  upstreamProviders?: readonly { name: string; displayName: string }[] | undefined;
 }
 
 const waitText = (seconds: number) => (seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
@@ -37,6 +44,15 @@ ${input.retryAfterSeconds !== undefined ? html`<div class="alert alert-error" ro
 </div>
 <button class="button button-primary" type="submit">Sign in</button>
 </form>
+${input.upstreamProviders && input.upstreamProviders.length > 0
+  ? html`<section class="upstream-sign-in stack" aria-labelledby="upstream-heading">
+<p id="upstream-heading" class="upstream-heading">${TEXT.otherWays}</p>
+${input.upstreamProviders.map((provider) => html`<form method="post" action="/interaction/${uid}/upstream/${encodeURIComponent(provider.name)}">
+<input type="hidden" name="csrf" value="${input.csrfToken}">
+<button class="button upstream-button" type="submit">${TEXT.continueWith(provider.displayName)}</button>
+</form>`)}
+</section>`
+  : ''}
 <p class="secondary-action"><a href="/account/forgot">Forgot your password?</a></p>
 <form class="secondary-action" method="post" action="/interaction/${uid}/abort">
 <input type="hidden" name="csrf" value="${input.csrfToken}">

@@ -215,7 +215,8 @@ export function createIdentityProviderService(deps: ServiceDeps) {
       if (!current) throw notFound(name);
       if (current.version !== changes.expectedVersion) throw conflict(name, current.version);
       const preview = await changed(store.repos, current, changes, clock.now());
-      if (preview.type === 'oidc' && current.type === 'oidc' && (changes.oidc?.issuer !== undefined || changes.oidc?.clientId !== undefined || (changes.enabled === true && !current.enabled))) {
+      const upstreamChanged = preview.type === 'oidc' && current.type === 'oidc' && (preview.oidc.issuer !== current.oidc.issuer || preview.oidc.clientId !== current.oidc.clientId || (preview.enabled && !current.enabled));
+      if (preview.type === 'oidc' && upstreamChanged) {
         await checkUpstreamDiscovery(preview.oidc.issuer, preview.oidc.clientId, await upstreamSecret(store.repos, preview));
       }
       return store.transaction(async (repos) => {

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import * as oidc from 'openid-client';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/domain/actor.ts';
 import type { RelyingParty } from '../helpers/oidc-clients.ts';
@@ -9,15 +8,8 @@ import { TEST_ENGINES } from '../helpers/engines.ts';
 import { authorizationRequest, discoverAs, redeemCode, type AuthorizationRequest } from '../helpers/oidc-relying-party.ts';
 import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { startUpstreamProvider, type UpstreamAccounts, type UpstreamProvider } from '../helpers/upstream-oidc.ts';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const axeSource = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
-
-async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const results = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as { violations: { id: string; impact: string | null }[] };
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-}
+import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
+import { launchBrowser } from '../e2e/support/browser.ts';
 
 const ACCOUNTS: UpstreamAccounts = {
   'up-erin': { preferred_username: 'erin', name: 'Erin Upstream', email: 'erin@example.edu', email_verified: true },
@@ -70,7 +62,7 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     });
     rp = { clientId: client.clientId, clientSecret: secret!.value, redirectUri: `${origin}/callback`, postLogoutRedirectUri: `${origin}/signed-out` };
     rpConfig = await discoverAs(server.issuer, rp);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {

@@ -138,13 +138,15 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     }
     if (!user) {
       const name = (await clientName(interaction)) ?? '';
+      const upstream = await upstreamChoices(deps.services);
       return sendPage(reply, 401, renderLoginPage({
         uid: interaction.uid,
         csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
         clientName: name,
         account,
         failed: true,
-      }), [interaction.params.redirect_uri as string]);
+        upstreamProviders: upstream.choices,
+      }), [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
     // The policy wants a second factor this person has not added: no code is issued until they enrol.
     if (await deps.services.factors.mustEnrol(user)) {

@@ -111,6 +111,14 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     expect(await page.getByRole('button', { name: 'Continue with Partner login' }).isVisible()).toBe(true);
     expect(response?.headers()['content-security-policy']).toContain(upstream.issuer);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    // After a wrong password the other ways in are still offered.
+    await page.getByLabel('Account').fill('hana');
+    await page.getByLabel('Password').fill('not her password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('button', { name: 'Continue with Campus login' }).isVisible()).toBe(true);
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await page.context().close();
   });
 

@@ -2,7 +2,7 @@ import { html } from './html.ts';
 import { layout } from './layout.ts';
 
 const TEXT = {
-  otherWays: 'Or use the account you already have:',
+  otherWays: 'Or use another provider:',
   continueWith: (displayName: string) => `Continue with ${displayName}`,
 } as const;
 

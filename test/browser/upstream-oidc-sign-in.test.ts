@@ -184,6 +184,17 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     await page.context().close();
   });
 
+  it('ends on a Sesame page when the person cancels at the upstream, and the RP gets no code', async () => {
+    const page = await (await browser.newContext()).newPage();
+    const request = await authorizationRequest(rpConfig, rp, 'openid');
+    await page.goto(request.url);
+    await page.getByRole('button', { name: 'Continue with Campus login' }).click();
+    await page.waitForURL((url) => url.origin === upstream.issuer);
+    await page.getByRole('link', { name: '[ Cancel ]' }).click();
+    await expectRefusedPage(page, /Campus login did not sign you in \(access_denied/);
+    await page.context().close();
+  });
+
   it('refuses a tampered state, and an answer used once already', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -24,6 +24,7 @@ import { enrolmentRoutes } from './enrolment-routes.ts';
 import { formField as field, type FormBody, type Interaction, type InteractionResults, type Params } from './interaction-kit.ts';
 import { passkeyRoutes } from './passkey-routes.ts';
 import { asksForMfa, MFA_STEP_UP_REASON } from './step-up.ts';
+import { upstreamChoices } from './upstream-sign-in.ts';
 
 
 function sendPage(reply: FastifyReply, status: number, page: string, formTargets: (string | undefined)[] = []): FastifyReply {
@@ -117,8 +118,10 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       return stepUp(request, reply, interaction, interaction.session.accountId);
     }
     if (interaction.prompt.name === 'login') {
-      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name, language }), [
+      const upstream = await upstreamChoices(deps.services);
+      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name, language, upstreamProviders: upstream.choices }), [
         interaction.params.redirect_uri as string,
+        ...upstream.formTargets,
       ]);
     }
     if (interaction.prompt.name === 'consent') return showConsent(request, reply, interaction, name);
@@ -147,6 +150,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     }
     if (!user) {
       const name = (await clientName(interaction)) ?? '';
+      const upstream = await upstreamChoices(deps.services);
       return sendPage(reply, 401, renderLoginPage({
         uid: interaction.uid,
         csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
@@ -154,7 +158,8 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
         account,
         failed: true,
         language,
-      }), [interaction.params.redirect_uri as string]);
+        upstreamProviders: upstream.choices,
+      }), [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
     // The policy (or the application, acr_values=mfa) wants a second factor this person has not added: no code is issued until they enrol.
     if (asksForMfa(interaction.params) || (await deps.services.factors.mustEnrol(user))) return enrolment.showEnrolment(request, reply, interaction, user);

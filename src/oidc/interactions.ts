@@ -128,10 +128,12 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     } catch (error) {
       const secondStep = error instanceof AppError && error.code === 'mfa_required' ? await deps.services.users.findByAccount(account) : null;
       if (secondStep) return showOneTimeCodePage(reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200);
-      if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
+      if (!(error instanceof AppError) || (error.code !== 'rate_limited' && error.code !== 'directory_unavailable')) throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, retryAfterSeconds });
-      return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, page, [interaction.params.redirect_uri as string]);
+      const problem = error.code === 'rate_limited' ? { retryAfterSeconds } : { directoryRetryAfterSeconds: retryAfterSeconds };
+      if (error.code === 'directory_unavailable') request.log.warn({ err: error }, 'directory unavailable');
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, ...problem });
+      return sendPage(reply.header('retry-after', String(retryAfterSeconds)), error.status, page, [interaction.params.redirect_uri as string]);
     }
     if (!user) {
       const name = (await clientName(interaction)) ?? '';

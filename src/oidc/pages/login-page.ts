@@ -1,6 +1,10 @@
 import { html } from './html.ts';
 import { layout } from './layout.ts';
 
+const TEXT = {
+  directoryUnavailable: (wait: string) => `Your organisation's directory, which checks this account's password, is not answering. Wait ${wait}, then try again; accounts kept in Sesame itself still sign in.`,
+} as const;
+
 export interface LoginPageInput {
   uid: string;
   csrfToken: string;
@@ -9,6 +13,8 @@ export interface LoginPageInput {
   failed?: boolean | undefined;
   /** Set when sign-in is refused for too many failures: how long to wait. */
   retryAfterSeconds?: number | undefined;
+  /** Set when the LDAP directory that checks this account did not answer: how long to wait. */
+  directoryRetryAfterSeconds?: number | undefined;
 }
 
 const waitText = (seconds: number) => (seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
@@ -24,6 +30,7 @@ export function renderLoginPage(input: LoginPageInput): string {
     body: html`
 ${input.failed ? html`<div class="alert alert-error" role="alert" id="login-error">${LOGIN_FAILED_MESSAGE} Check both and try again.</div>` : ''}
 ${input.retryAfterSeconds !== undefined ? html`<div class="alert alert-error" role="alert" id="login-error">Too many failed sign-in attempts. Wait ${waitText(input.retryAfterSeconds)}, then try again.</div>` : ''}
+${input.directoryRetryAfterSeconds !== undefined ? html`<div class="alert alert-error" role="alert" id="login-error">${TEXT.directoryUnavailable(waitText(input.directoryRetryAfterSeconds))}</div>` : ''}
 <form class="stack" method="post" action="/interaction/${uid}/login">
 <input type="hidden" name="csrf" value="${input.csrfToken}">
 <div class="field">

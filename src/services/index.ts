@@ -1,4 +1,5 @@
 import { createAccountService } from './account.ts';
+import { createAccountIdentityService } from './account-identities.ts';
 import { createAuditLogService } from './audit-log.ts';
 import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
@@ -14,6 +15,8 @@ import { createInvitationService } from './invitations.ts';
 import { createOutgoingMailService } from './mail/outgoing-mail.ts';
 import { createIdempotencyService } from './idempotency.ts';
 import { createFactorService } from './factors.ts';
+import { createFederatedSignInService } from './federated-sign-in.ts';
+import { createIdentityProviderService } from './identity-providers.ts';
 import { createMemberService } from './members.ts';
 import { createPasswordResetService } from './password-reset.ts';
 import { createProjectService } from './projects.ts';
@@ -62,6 +65,9 @@ export function createServices({
     account: createAccountService(deps),
     factors: createFactorService(deps),
     settings: createSecuritySettingsService(deps),
+    identityProviders: createIdentityProviderService(deps),
+    federatedSignIn: createFederatedSignInService(deps),
+    accountIdentities: createAccountIdentityService(deps),
   };
 }
 

@@ -128,12 +128,14 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     } catch (error) {
       const secondStep = error instanceof AppError && error.code === 'mfa_required' ? await deps.services.users.findByAccount(account) : null;
       if (secondStep) return showOneTimeCodePage(reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200);
-      if (!(error instanceof AppError) || (error.code !== 'rate_limited' && error.code !== 'directory_unavailable')) throw error;
+      if (!(error instanceof AppError) || !['rate_limited', 'directory_unavailable', 'forbidden'].includes(error.code)) throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      const problem = error.code === 'rate_limited' ? { retryAfterSeconds } : { directoryRetryAfterSeconds: retryAfterSeconds };
+      // forbidden: a directory person Sesame cannot link or create (the message says why and whom to ask).
+      const problem = error.code === 'rate_limited' ? { retryAfterSeconds } : error.code === 'directory_unavailable' ? { directoryRetryAfterSeconds: retryAfterSeconds } : { refusal: error.message };
       if (error.code === 'directory_unavailable') request.log.warn({ err: error }, 'directory unavailable');
+      if (error.code !== 'forbidden') reply.header('retry-after', String(retryAfterSeconds));
       const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, ...problem });
-      return sendPage(reply.header('retry-after', String(retryAfterSeconds)), error.status, page, [interaction.params.redirect_uri as string]);
+      return sendPage(reply, error.status, page, [interaction.params.redirect_uri as string]);
     }
     if (!user) {
       const name = (await clientName(interaction)) ?? '';

@@ -38,7 +38,9 @@ export interface TestDirectory {
   addPerson(person: DirectoryPerson): Promise<string>;
   removePerson(uid: string): Promise<void>;
   changePassword(uid: string, password: string): Promise<void>;
+  setAttribute(uid: string, type: string, value: string): Promise<void>;
   addAdmin(uid: string): Promise<void>;
+  removeAdmin(uid: string): Promise<void>;
   /** SIGSTOP: the port still accepts connections and nothing answers (a hung directory). */
   freeze(): void;
   thaw(): void;
@@ -190,6 +192,8 @@ export async function startTestDirectory(): Promise<TestDirectory> {
     },
     removePerson: (uid) => asRoot((client) => client.del(personDn(uid))),
     changePassword: (uid, password) => asRoot((client) => client.modify(personDn(uid), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [password] }) }))),
+    setAttribute: (uid, type, value) => asRoot((client) => client.modify(personDn(uid), new Change({ operation: 'replace', modification: new Attribute({ type, values: [value] }) }))),
+    removeAdmin: (uid) => asRoot((client) => client.modify(ADMIN_GROUP_DN, new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [personDn(uid)] }) }))),
     addAdmin: (uid) => asRoot((client) => client.modify(ADMIN_GROUP_DN, new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [personDn(uid)] }) }))),
     freeze: () => { child?.kill('SIGSTOP'); },
     thaw: () => { child?.kill('SIGCONT'); },

@@ -70,7 +70,7 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
       schema: consoleLoginResponse,
       example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
     },
-    errors: ['csrf_failed', 'invalid_credentials', 'mfa_required', 'rate_limited', 'directory_unavailable'],
+    errors: ['csrf_failed', 'invalid_credentials', 'forbidden', 'mfa_required', 'rate_limited', 'directory_unavailable'],
     async handle({ services, body, request, reply }) {
       if (!csrf.verifyLogin(cookies.read(request, 'loginCsrf'), headerValue(request.headers[CSRF_HEADER]))) {
         throw new AppError('csrf_failed', 'Fetch GET /api/management/auth/context first and send its csrfToken in the X-CSRF-Token header, with the cookie it sets.');

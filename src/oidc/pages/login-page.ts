@@ -15,6 +15,8 @@ export interface LoginPageInput {
   retryAfterSeconds?: number | undefined;
   /** Set when the LDAP directory that checks this account did not answer: how long to wait. */
   directoryRetryAfterSeconds?: number | undefined;
+  /** Set when the password was right and Sesame still refuses the sign-in (a directory person it cannot link): why. */
+  refusal?: string | undefined;
 }
 
 const waitText = (seconds: number) => (seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
@@ -30,6 +32,7 @@ export function renderLoginPage(input: LoginPageInput): string {
     body: html`
 ${input.failed ? html`<div class="alert alert-error" role="alert" id="login-error">${LOGIN_FAILED_MESSAGE} Check both and try again.</div>` : ''}
 ${input.retryAfterSeconds !== undefined ? html`<div class="alert alert-error" role="alert" id="login-error">Too many failed sign-in attempts. Wait ${waitText(input.retryAfterSeconds)}, then try again.</div>` : ''}
+${input.refusal !== undefined ? html`<div class="alert alert-error" role="alert" id="login-error">${input.refusal}</div>` : ''}
 ${input.directoryRetryAfterSeconds !== undefined ? html`<div class="alert alert-error" role="alert" id="login-error">${TEXT.directoryUnavailable(waitText(input.directoryRetryAfterSeconds))}</div>` : ''}
 <form class="stack" method="post" action="/interaction/${uid}/login">
 <input type="hidden" name="csrf" value="${input.csrfToken}">

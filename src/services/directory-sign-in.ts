@@ -6,8 +6,8 @@ import type { ServiceDeps } from './deps.ts';
 import { createFederatedSignInService, FederatedSignInRefused } from './federated-sign-in.ts';
 import { createIdentityProviderService } from './identity-providers.ts';
 
-/** All directories of one sign-in together answer within this, so the login page is back within 10 s. */
-export const DIRECTORIES_BUDGET_MS = 8_000;
+/** All directories of one sign-in together answer within this: with the sign-in limits' slowdown (at most 4 s) the login page is back within 10 s. */
+export const DIRECTORIES_BUDGET_MS = 6_000;
 
 /** How long the login page and the logins ask a person to wait after a directory did not answer. */
 export const DIRECTORY_RETRY_AFTER_SECONDS = 30;

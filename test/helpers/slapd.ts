@@ -35,6 +35,10 @@ export interface DirectoryPerson {
 export interface TestDirectory {
   /** `ldap://127.0.0.1:<port>` */
   url: string;
+  /** With `{tls: true}`: `ldaps://127.0.0.1:<port>`, and StartTLS on `url`, with a self-signed certificate for 127.0.0.1. */
+  ldapsUrl: string | null;
+  /** That certificate (PEM), to trust it through NODE_EXTRA_CA_CERTS. */
+  certificateFile: string | null;
   addPerson(person: DirectoryPerson): Promise<string>;
   removePerson(uid: string): Promise<void>;
   changePassword(uid: string, password: string): Promise<void>;
@@ -52,8 +56,9 @@ export interface TestDirectory {
 
 const personDn = (uid: string) => `uid=${uid},${PEOPLE_DN}`;
 
-function config(dir: string): string {
-  return `include ${SCHEMAS}/core.schema
+function config(dir: string, tls: boolean): string {
+  const certificates = tls ? `TLSCertificateFile ${join(dir, 'cert.pem')}\nTLSCertificateKeyFile ${join(dir, 'key.pem')}\n` : '';
+  return `${certificates}include ${SCHEMAS}/core.schema
 include ${SCHEMAS}/cosine.schema
 include ${SCHEMAS}/inetorgperson.schema
 include ${SCHEMAS}/nis.schema
@@ -104,6 +109,13 @@ cn: sesame-admins
 member: ${SERVICE_BIND.dn}
 `;
 
+async function selfSignedCertificate(dir: string): Promise<void> {
+  const openssl = spawn('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  const code = await new Promise((resolve) => openssl.once('exit', resolve));
+  if (code !== 0) throw new Error(`openssl could not make a test certificate (exit ${String(code)})`);
+}
+
 async function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
@@ -117,20 +129,24 @@ async function portAnswers(port: number): Promise<boolean> {
  * folder (never the system's configuration), seeded with the people ou, a service account for Sesame's
  * searches and an admin group. Stopped by its PID.
  */
-export async function startTestDirectory(): Promise<TestDirectory> {
+export async function startTestDirectory(options: { tls?: boolean } = {}): Promise<TestDirectory> {
   if (!existsSync(SLAPD)) throw new Error(`slapd is required and missing at ${SLAPD} (apt-get install slapd ldap-utils)`);
   const dir = await mkdtemp(join(tmpdir(), 'sesame-slapd-'));
   await mkdir(join(dir, 'data'));
+  const tls = options.tls ?? false;
+  if (tls) await selfSignedCertificate(dir);
   const configFile = join(dir, 'slapd.conf');
-  await writeFile(configFile, config(dir));
+  await writeFile(configFile, config(dir, tls));
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
+  const ldapsUrl = tls ? `ldaps://127.0.0.1:${await freePort()}` : null;
   let child: ChildProcess | null = null;
   let output = '';
 
   async function start(): Promise<void> {
     // -d 0: stay in the foreground, so the child's PID is slapd's and nothing outlives the test.
-    const started = spawn(SLAPD, ['-f', configFile, '-h', `${url}/`, '-d', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const listeners = ldapsUrl ? `${url}/ ${ldapsUrl}/` : `${url}/`;
+    const started = spawn(SLAPD, ['-f', configFile, '-h', listeners, '-d', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     started.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     started.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
@@ -178,6 +194,8 @@ export async function startTestDirectory(): Promise<TestDirectory> {
 
   return {
     url,
+    ldapsUrl,
+    certificateFile: tls ? join(dir, 'cert.pem') : null,
     async addPerson(person) {
       const dn = personDn(person.uid);
       await asRoot((client) => client.add(dn, {

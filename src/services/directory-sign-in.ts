@@ -41,6 +41,18 @@ export function createDirectorySignIn(deps: ServiceDeps) {
   }
 
   return {
+    /**
+     * Whether an enabled directory checks this person's password: they are linked to it. Such a person
+     * signs in with the directory's password only, so one removed from the directory cannot sign in
+     * with a local password they set meanwhile (a reset link, My account).
+     */
+    async checksPasswordOf(subjectId: string): Promise<boolean> {
+      const links = await deps.store.repos.upstreamIdentities.listOf(subjectId);
+      if (links.length === 0) return false;
+      const directories = new Set((await providers.enabledProviders('ldap')).map((provider) => provider.name));
+      return links.some((link) => directories.has(link.providerName));
+    },
+
     async check(account: string, password: string, ip: string | null): Promise<User | null> {
       const directories = (await providers.enabledProviders('ldap')).filter((provider): provider is Directory => provider.type === 'ldap');
       const deadline = Date.now() + DIRECTORIES_BUDGET_MS;

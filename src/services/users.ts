@@ -79,14 +79,17 @@ export function createUserService(deps: ServiceDeps) {
 
   /**
    * The user when the account exists, is active and the password matches; otherwise null, at the same
-   * cost. An account Sesame does not know, or one with no local password, is checked by the enabled
-   * LDAP directories instead (which may create or refresh the person; 503 directory_unavailable when
-   * one does not answer).
+   * cost. An account Sesame does not know, one with no local password, or a person linked to an enabled
+   * LDAP directory is checked by the enabled directories instead (which may create or refresh the person;
+   * 503 directory_unavailable when one does not answer).
    */
   async function verifyCredentials(account: string, password: string, ip: string | null): Promise<User | null> {
     const found = await users.findCredentialsByAccount(account);
+    const hasLocalPassword = found !== undefined && found.passwordHash !== NO_PASSWORD_HASH;
+    if (hasLocalPassword && (await directories.checksPasswordOf(found.user.subjectId))) return directories.check(account, password, ip);
+    // With no local password this checks a dummy hash, so it costs what a wrong password costs.
     const matches = await verifyPassword(found?.passwordHash, password);
-    if (!found || found.passwordHash === NO_PASSWORD_HASH) return directories.check(account, password, ip);
+    if (!hasLocalPassword) return directories.check(account, password, ip);
     if (!matches || found.user.status !== 'active') return null;
     return found.user;
   }

@@ -148,13 +148,19 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
     expect(withCode.status).toBe(200);
   });
 
-  it('refuses a person deleted from the directory, though Sesame still has them', async () => {
+  it('refuses a person deleted from the directory, though Sesame still has them and they have a local password', async () => {
     const agent = createAgentClient(server.app);
     expect((await agent.call('POST', '/auth/login', { account: LINUS.uid, password: LINUS.password })).status).toBe(200);
+    const linus = (await server.services.users.findByAccount('linus'))!;
+    expect(await server.services.users.confirmPassword(linus.subjectId, LINUS.password, { ip: null, surface: 'agent' })).toBe(true);
+    expect(await server.services.users.confirmPassword(linus.subjectId, 'not his password', { ip: null, surface: 'agent' })).toBe(false);
+    // A local password (a reset link, or an administrator) does not outlive the directory entry: the directory decides for its people.
+    await server.services.users.setPassword(fixture.adminActor, linus.subjectId, 'a-local-password-for-linus');
+    expect((await agent.call('POST', '/auth/login', { account: LINUS.uid, password: 'a-local-password-for-linus' })).status).toBe(401);
     await directory.removePerson('linus');
     const page = await submitLogin(LINUS.uid, LINUS.password);
     expect(page.status).toBe(401);
-    expect((await agent.call('POST', '/auth/login', { account: LINUS.uid, password: LINUS.password })).status).toBe(401);
+    expect(page.body).toContain('Wrong account or password.');
     expect(await server.services.users.findByAccount('linus')).not.toBeNull();
   });
 

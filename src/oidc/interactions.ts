@@ -16,6 +16,7 @@ import { renderOneTimeCodePage } from './pages/one-time-code-page.ts';
 import type { OidcDeps } from './provider.ts';
 import { rememberConsent } from './remembered-consent.ts';
 import { secondStepSubject, secondStepTicket } from './second-step-ticket.ts';
+import { upstreamChoices } from './upstream-sign-in.ts';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type InteractionResults = Parameters<Provider['interactionResult']>[2];
@@ -106,8 +107,10 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     const name = await clientName(interaction);
     if (name === null) return sendPage(reply, 400, renderErrorPage(explainProtocolError('invalid_client', undefined)));
     if (interaction.prompt.name === 'login') {
-      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name }), [
+      const upstream = await upstreamChoices(deps.services);
+      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name, upstreamProviders: upstream.choices }), [
         interaction.params.redirect_uri as string,
+        ...upstream.formTargets,
       ]);
     }
     if (interaction.prompt.name === 'consent') return showConsent(reply, interaction, name);

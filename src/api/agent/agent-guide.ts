@@ -147,6 +147,7 @@ Each of these cannot be undone: say exactly what will stop working and get the p
 - \`DELETE /projects/{projectId}/clients/{clientId}\` with the body \`{"clientVersion": N}\`: 204; the client, its secrets and every token it was issued are gone. To stop a client only for a while, disable it instead.
 - \`DELETE /projects/{projectId}\` with the body \`{"expectedProjectVersion": N}\`: 204, only for an archived project (an active one answers 409 \`project_not_archived\`), owner or administrator; its members and clients go with it.
 - Administrators read the changes outside projects (people, sign-ins, signing keys, settings, deleted projects) with \`GET /admin/audit-logs?limit=&before=\`, paged like a project's trail.
+- Administrators manage the upstream identity providers people sign in through (OpenID Connect providers, LDAP directories) with \`GET\`/\`POST /admin/identity-providers\` and \`PATCH\`/\`DELETE /admin/identity-providers/{name}\` (body with \`expectedVersion\`). A client secret or bind password you send is never shown again; removing a provider unlinks every account linked through it, so confirm with the person first.
 
 ### Retrying a creation safely
 

@@ -3,10 +3,11 @@ import { accountOperations } from './account.ts';
 import { accountEmailOperations } from './account-email.ts';
 import { listAdminAuditLogs, listAuditLogs } from './audit.ts';
 import { clientOperations } from './clients.ts';
+import { accountIdentityOperations, identityProviderOperations } from './identity-providers.ts';
 import { memberOperations } from './members.ts';
 import { projectOperations } from './projects.ts';
 import { settingsOperations } from './settings.ts';
 import { userOperations } from './users.ts';
 
 /** The operations both management surfaces share, in the order the documents list them. */
-export const sharedOperations: readonly AnyOperation[] = [...projectOperations, ...memberOperations, ...clientOperations, listAuditLogs, ...userOperations, ...accountEmailOperations, listAdminAuditLogs, ...settingsOperations, ...accountOperations];
+export const sharedOperations: readonly AnyOperation[] = [...projectOperations, ...memberOperations, ...clientOperations, listAuditLogs, ...userOperations, ...accountEmailOperations, listAdminAuditLogs, ...settingsOperations, ...identityProviderOperations, ...accountOperations, ...accountIdentityOperations];

@@ -3,6 +3,8 @@ import { layout } from './layout.ts';
 
 const TEXT = {
   directoryUnavailable: (wait: string) => `Your organisation's directory, which checks this account's password, is not answering. Wait ${wait}, then try again; accounts kept in Sesame itself still sign in.`,
+  otherWays: 'Or use the account you already have:',
+  continueWith: (displayName: string) => `Continue with ${displayName}`,
 } as const;
 
 export interface LoginPageInput {
@@ -17,6 +19,8 @@ export interface LoginPageInput {
   directoryRetryAfterSeconds?: number | undefined;
   /** Set when the password was right and Sesame still refuses the sign-in (a directory person it cannot link): why. */
   refusal?: string | undefined;
+  /** The enabled upstream OpenID Connect providers: one "Continue with" control each. */
+  upstreamProviders?: readonly { name: string; displayName: string }[] | undefined;
 }
 
 const waitText = (seconds: number) => (seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
@@ -47,6 +51,15 @@ ${input.directoryRetryAfterSeconds !== undefined ? html`<div class="alert alert-
 </div>
 <button class="button button-primary" type="submit">Sign in</button>
 </form>
+${input.upstreamProviders && input.upstreamProviders.length > 0
+  ? html`<section class="upstream-sign-in stack" aria-labelledby="upstream-heading">
+<p id="upstream-heading" class="upstream-heading">${TEXT.otherWays}</p>
+${input.upstreamProviders.map((provider) => html`<form method="post" action="/interaction/${uid}/upstream/${encodeURIComponent(provider.name)}">
+<input type="hidden" name="csrf" value="${input.csrfToken}">
+<button class="button upstream-button" type="submit">${TEXT.continueWith(provider.displayName)}</button>
+</form>`)}
+</section>`
+  : ''}
 <p class="secondary-action"><a href="/account/forgot">Forgot your password?</a></p>
 <form class="secondary-action" method="post" action="/interaction/${uid}/abort">
 <input type="hidden" name="csrf" value="${input.csrfToken}">

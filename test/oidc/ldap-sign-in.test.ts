@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/actor.ts';
-import { createAgentClient } from '../api/helpers/api-clients.ts';
+import { createAgentClient, type AgentClient } from '../api/helpers/api-clients.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
@@ -10,6 +10,7 @@ import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server
 import { csrfTokenOf, isLoginPage, OidcUserAgent, signInThroughPages, type PageResponse } from '../helpers/oidc-user-agent.ts';
 import { ADMIN_GROUP_DN, PEOPLE_DN, SERVICE_BIND, SLAPD_AVAILABLE, startTestDirectory, type TestDirectory } from '../helpers/slapd.ts';
 
+const ADMIN_PASSWORD = 'bootstrap-admin-password-1';
 const ADA = { uid: 'ada', cn: 'Ada Lovelace', mail: 'ada@example.org', password: 'analytical-engine-1843' };
 const GRACE = { uid: 'grace', cn: 'Grace Hopper', mail: 'grace@example.org', password: 'compiler-a0-1952' };
 const LINUS = { uid: 'linus', cn: 'Linus Torvalds', mail: 'linus@example.org', password: 'freax-kernel-1991' };
@@ -27,20 +28,25 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
   let directory: TestDirectory;
   let server: OidcTestServer;
   let fixture: OidcFixture;
+  /** The administrator at the Agent API: the directory is added and changed through the admin operations. */
+  let admin: AgentClient;
 
   beforeAll(async () => {
     directory = await startTestDirectory();
     for (const person of [ADA, GRACE, LINUS, KEN, DENNIS, MARGARET, BARBARA]) await directory.addPerson(person);
     await directory.addAdmin('grace');
-    server = await startOidcTestServer(engine, { SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '3' });
+    server = await startOidcTestServer(engine, { OIDC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD, SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '3' });
     fixture = await setUpOidcFixture(server);
-    await server.services.identityProviders.addProvider(fixture.adminActor, {
+    admin = createAgentClient(server.app);
+    await admin.login('admin', ADMIN_PASSWORD);
+    const added = await admin.call('POST', '/admin/identity-providers', {
       type: 'ldap',
       name: 'example-ldap',
       displayName: 'Example directory',
       provisioning: 'create',
       ldap: { url: directory.url, bindDn: SERVICE_BIND.dn, bindPassword: SERVICE_BIND.password, userSearchBase: PEOPLE_DN, adminGroupDn: ADMIN_GROUP_DN },
     });
+    expect(added.status, added.text).toBe(201);
   });
 
   afterAll(async () => {
@@ -62,14 +68,17 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
     return agent.follow(action, { form: { csrf: csrfTokenOf(page), account, password } });
   }
 
-  it('stores the bind password sealed: the provider says hasBindPassword and never carries it', async () => {
-    const providers = await server.services.identityProviders.listProviders(fixture.adminActor);
-    expect(providers.find((one) => one.name === 'example-ldap')).toMatchObject({
+  it('stores the bind password sealed: the admin operations say hasBindPassword and never carry it', async () => {
+    const listed = await admin.call('GET', '/admin/identity-providers');
+    expect(listed.status).toBe(200);
+    expect(listed.body.identityProviders.find((one: { name: string }) => one.name === 'example-ldap')).toMatchObject({
       type: 'ldap',
       hasBindPassword: true,
-      ldap: { url: directory.url, userSearchFilter: '(uid={account})', attributes: { account: 'uid', displayName: 'cn', email: 'mail' } },
+      version: 1,
+      ldap: { url: directory.url, startTls: false, userSearchFilter: '(uid={account})', attributes: { account: 'uid', displayName: 'cn', email: 'mail' }, adminGroupDn: ADMIN_GROUP_DN },
     });
-    expect(JSON.stringify(providers)).not.toContain(SERVICE_BIND.password);
+    expect(listed.text).not.toContain(SERVICE_BIND.password);
+    expect(listed.text).not.toContain('bindPassword');
     const rows = await server.db.selectFrom('identity_providers').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(SERVICE_BIND.password);
   });
@@ -166,8 +175,11 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
 
   it('follows the administrator\'s changes: existing_only refuses a new person with a reason, a new bind password is used at once', async () => {
     const change = async (changes: { provisioning?: 'create' | 'existing_only'; ldap?: { bindPassword: string } }) => {
-      const current = (await server.services.identityProviders.listProviders(fixture.adminActor)).find((one) => one.name === 'example-ldap')!;
-      return server.services.identityProviders.changeProvider(fixture.adminActor, 'example-ldap', { expectedVersion: current.version, ...changes });
+      const current = (await admin.call('GET', '/admin/identity-providers')).body.identityProviders.find((one: { name: string }) => one.name === 'example-ldap');
+      const changed = await admin.call('PATCH', '/admin/identity-providers/example-ldap', { expectedVersion: current.version, ...changes });
+      expect(changed.status, changed.text).toBe(200);
+      expect(changed.text).not.toContain('bindPassword');
+      return changed.body.identityProvider;
     };
     await change({ provisioning: 'existing_only' });
     const refused = await submitLogin(MARGARET.uid, MARGARET.password);

@@ -14,6 +14,12 @@ export const DIRECTORY_RETRY_AFTER_SECONDS = 30;
 
 type Directory = Extract<IdentityProvider, { type: 'ldap' }>;
 
+/**
+ * The issuer of a directory's links: named after the provider, not its URL, so moving the directory to
+ * another host or from ldap:// to ldaps:// keeps every person linked to their entry.
+ */
+export const directoryIssuer = (providerName: string) => `ldap:${providerName}`;
+
 function directoryUnavailable(cause: DirectoryUnavailableError): AppError {
   const error = new AppError(
     'directory_unavailable',
@@ -77,7 +83,7 @@ export function createDirectorySignIn(deps: ServiceDeps) {
         try {
           const signedIn = await federated.signIn({
             providerName: directory.name,
-            issuer: directory.ldap.url,
+            issuer: directoryIssuer(directory.name),
             subject: entry.subject,
             attributes: {
               account: entry.account,

@@ -174,7 +174,7 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
   });
 
   it('follows the administrator\'s changes: existing_only refuses a new person with a reason, a new bind password is used at once', async () => {
-    const change = async (changes: { provisioning?: 'create' | 'existing_only'; ldap?: { bindPassword: string } }) => {
+    const change = async (changes: { provisioning?: 'create' | 'existing_only'; ldap?: { bindPassword?: string; url?: string } }) => {
       const current = (await admin.call('GET', '/admin/identity-providers')).body.identityProviders.find((one: { name: string }) => one.name === 'example-ldap');
       const changed = await admin.call('PATCH', '/admin/identity-providers/example-ldap', { expectedVersion: current.version, ...changes });
       expect(changed.status, changed.text).toBe(200);
@@ -196,6 +196,17 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
     expect((await agent.call('POST', '/auth/login', { account: MARGARET.uid, password: MARGARET.password })).body.error).toBe('directory_unavailable');
     await change({ ldap: { bindPassword: SERVICE_BIND.password } });
     expect((await agent.call('POST', '/auth/login', { account: MARGARET.uid, password: MARGARET.password })).status).toBe(200);
+
+    // The directory at another URL: its people stay linked to the same Sesame persons.
+    const margaret = (await server.services.users.findByAccount('margaret'))!;
+    await change({ ldap: { url: directory.url.replace('127.0.0.1', 'localhost') } });
+    const moved = await agent.call('POST', '/auth/login', { account: MARGARET.uid, password: MARGARET.password });
+    expect(moved.status).toBe(200);
+    expect(moved.body.user.subjectId).toBe(margaret.subjectId);
+    const links = await server.db.selectFrom('upstream_identities').selectAll().where('subject_id', '=', margaret.subjectId).execute();
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatchObject({ provider_name: 'example-ldap', issuer: 'ldap:example-ldap' });
+    await change({ ldap: { url: directory.url } });
   });
 
   it('gives the login page again with 503, Retry-After and an alert when the directory is stopped or hung, and local accounts keep working', async () => {

@@ -71,6 +71,13 @@ describe.skipIf(!SLAPD_AVAILABLE)('the LDAP directory check against a real slapd
     expect((await checkDirectoryPassword(connection, 'linus', 'second-password')).outcome).toBe('not_found');
   });
 
+  it('refuses a person the directory has disabled (a locked entry)', async () => {
+    await directory.addPerson({ uid: 'mallory', cn: 'Mallory M', password: 'locked-out-soon' });
+    expect((await checkDirectoryPassword(connection, 'mallory', 'locked-out-soon')).outcome).toBe('signed_in');
+    await directory.lockPerson('mallory');
+    expect((await checkDirectoryPassword(connection, 'mallory', 'locked-out-soon')).outcome).toBe('wrong_password');
+  });
+
   it('says the directory is unavailable when the service account is refused, or StartTLS is not offered', async () => {
     await expect(checkDirectoryPassword({ ...connection, bindPassword: 'not-it' }, 'ada', 'analytical-engine')).rejects.toThrow(/service account/);
     const startTls = { ...connection, settings: settings(directory.url, { startTls: true }) };

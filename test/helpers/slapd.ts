@@ -45,6 +45,8 @@ export interface TestDirectory {
   setAttribute(uid: string, type: string, value: string): Promise<void>;
   addAdmin(uid: string): Promise<void>;
   removeAdmin(uid: string): Promise<void>;
+  /** Locks the entry for good (ppolicy's pwdAccountLockedTime 000001010000Z): how OpenLDAP disables a person. */
+  lockPerson(uid: string): Promise<void>;
   /** SIGSTOP: the port still accepts connections and nothing answers (a hung directory). */
   freeze(): void;
   thaw(): void;
@@ -64,6 +66,7 @@ include ${SCHEMAS}/inetorgperson.schema
 include ${SCHEMAS}/nis.schema
 modulepath ${MODULES}
 moduleload back_mdb
+moduleload ppolicy
 pidfile ${join(dir, 'slapd.pid')}
 argsfile ${join(dir, 'slapd.args')}
 
@@ -73,6 +76,9 @@ suffix "${BASE_DN}"
 rootdn "${ROOT.dn}"
 rootpw ${ROOT.password}
 directory ${join(dir, 'data')}
+# The password policy overlay: a locked entry (pwdAccountLockedTime) cannot bind, as in a real directory.
+overlay ppolicy
+ppolicy_default "cn=default,ou=policies,${BASE_DN}"
 access to attrs=userPassword by self write by anonymous auth by * none
 access to * by dn.exact="${SERVICE_BIND.dn}" read by self read by * none
 `;
@@ -95,6 +101,17 @@ ou: groups
 dn: ou=services,${BASE_DN}
 objectClass: organizationalUnit
 ou: services
+
+dn: ou=policies,${BASE_DN}
+objectClass: organizationalUnit
+ou: policies
+
+dn: cn=default,ou=policies,${BASE_DN}
+objectClass: device
+objectClass: pwdPolicy
+cn: default
+pwdAttribute: userPassword
+pwdLockout: TRUE
 
 dn: ${SERVICE_BIND.dn}
 objectClass: person
@@ -212,6 +229,7 @@ export async function startTestDirectory(options: { tls?: boolean } = {}): Promi
     changePassword: (uid, password) => asRoot((client) => client.modify(personDn(uid), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [password] }) }))),
     setAttribute: (uid, type, value) => asRoot((client) => client.modify(personDn(uid), new Change({ operation: 'replace', modification: new Attribute({ type, values: [value] }) }))),
     removeAdmin: (uid) => asRoot((client) => client.modify(ADMIN_GROUP_DN, new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [personDn(uid)] }) }))),
+    lockPerson: (uid) => asRoot((client) => client.modify(personDn(uid), new Change({ operation: 'add', modification: new Attribute({ type: 'pwdAccountLockedTime', values: ['000001010000Z'] }) }))),
     addAdmin: (uid) => asRoot((client) => client.modify(ADMIN_GROUP_DN, new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [personDn(uid)] }) }))),
     freeze: () => { child?.kill('SIGSTOP'); },
     thaw: () => { child?.kill('SIGCONT'); },

@@ -17,6 +17,7 @@ const LINUS = { uid: 'linus', cn: 'Linus Torvalds', mail: 'linus@example.org', p
 const KEN = { uid: 'ken', cn: 'Ken Thompson', mail: 'ken@example.org', password: 'unix-v1-1971' };
 const DENNIS = { uid: 'dennis', cn: 'Dennis Ritchie', mail: 'dennis@example.org', password: 'c-language-1972' };
 const MARGARET = { uid: 'margaret', cn: 'Margaret Hamilton', mail: 'margaret@example.org', password: 'apollo-guidance-1969' };
+const ALAN = { uid: 'alan', cn: 'Alan Turing', mail: 'alan@example.org', password: 'bombe-machine-1940' };
 const BARBARA = { uid: 'barbara', cn: 'Barbara Liskov', mail: 'barbara@example.org', password: 'clu-language-1974' };
 
 /**
@@ -33,7 +34,7 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
 
   beforeAll(async () => {
     directory = await startTestDirectory();
-    for (const person of [ADA, GRACE, LINUS, KEN, DENNIS, MARGARET, BARBARA]) await directory.addPerson(person);
+    for (const person of [ADA, GRACE, LINUS, KEN, DENNIS, MARGARET, ALAN, BARBARA]) await directory.addPerson(person);
     await directory.addAdmin('grace');
     server = await startOidcTestServer(engine, { OIDC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD, SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: '3' });
     fixture = await setUpOidcFixture(server);
@@ -171,6 +172,14 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
     expect(page.status).toBe(401);
     expect(page.body).toContain('Wrong account or password.');
     expect(await server.services.users.findByAccount('linus')).not.toBeNull();
+  });
+
+  it('refuses a person the directory disabled (a locked entry)', async () => {
+    const agent = createAgentClient(server.app);
+    expect((await agent.call('POST', '/auth/login', { account: ALAN.uid, password: ALAN.password })).status).toBe(200);
+    await directory.lockPerson('alan');
+    expect((await agent.call('POST', '/auth/login', { account: ALAN.uid, password: ALAN.password })).body.error).toBe('invalid_credentials');
+    expect((await submitLogin(ALAN.uid, ALAN.password)).status).toBe(401);
   });
 
   it('follows the administrator\'s changes: existing_only refuses a new person with a reason, a new bind password is used at once', async () => {

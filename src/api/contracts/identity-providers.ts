@@ -86,11 +86,18 @@ export const createIdentityProviderRequest = z
     ldap: ldapInput.optional().meta({ description: 'Required when `type` is `ldap`.' }),
   })
   .strict()
-  .superRefine((input, context) => {
-    const other = input.type === 'oidc' ? 'ldap' : 'oidc';
-    if (input[input.type] === undefined) context.addIssue({ code: 'custom', path: [input.type], message: `is required for a provider of type ${input.type}` });
-    if (input[other] !== undefined) context.addIssue({ code: 'custom', path: [other], message: `must be absent for a provider of type ${input.type}` });
-  });
+  // Checked even when other fields are wrong, so one answer names every problem.
+  .superRefine(
+    (input, context) => {
+      if (typeof input !== 'object' || input === null) return;
+      const type = (input as { type?: unknown }).type;
+      if (type !== 'oidc' && type !== 'ldap') return;
+      const other = type === 'oidc' ? 'ldap' : 'oidc';
+      if (input[type] === undefined) context.addIssue({ code: 'custom', path: [type], message: `is required for a provider of type ${type}` });
+      if (input[other] !== undefined) context.addIssue({ code: 'custom', path: [other], message: `must be absent for a provider of type ${type}` });
+    },
+    { when: () => true },
+  );
 export type CreateIdentityProviderInput = z.output<typeof createIdentityProviderRequest>;
 
 export const updateIdentityProviderRequest = z

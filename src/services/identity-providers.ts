@@ -7,13 +7,15 @@ import {
   type IdentityProvider,
   type StoredIdentityProvider,
 } from '../domain/identity-providers.ts';
-import type { CreateIdentityProviderInput, UpdateIdentityProviderInput } from '../api/contracts/identity-providers.ts';
+import { createIdentityProviderRequest, type CreateIdentityProviderInput, type UpdateIdentityProviderInput } from '../api/contracts/identity-providers.ts';
+import { toFieldErrors } from '../api/contracts/field-errors.ts';
 import { AppError } from '../errors.ts';
 import { openSealedText, sealText } from '../security/sealed-text.ts';
 import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { keyEncryptionSecretOf } from './second-factor.ts';
+import { readDocumentFile } from './client-import.ts';
 import { checkUpstreamDiscovery } from './upstream-discovery.ts';
 
 const PROVIDER_SECRETS = { salt: 'sesame/identity-provider', info: 'identity-provider-secret aes-256-gcm v1' };
@@ -128,7 +130,62 @@ export function createIdentityProviderService(deps: ServiceDeps) {
     return secret;
   }
 
+  /** Every problem of the file's `identityProviders` entries at once, keyed like `identityProviders[0].oidc.issuer`. */
+  function checkImported(entries: unknown[]): CreateIdentityProviderInput[] {
+    const fieldErrors: Record<string, string> = {};
+    const checked: CreateIdentityProviderInput[] = [];
+    const seen = new Map<string, number>();
+    entries.forEach((raw, index) => {
+      const prefix = `identityProviders[${index}]`;
+      const parsed = createIdentityProviderRequest.safeParse(raw);
+      if (!parsed.success) {
+        const found = toFieldErrors(parsed.error.issues, raw);
+        for (const [field, message] of Object.entries(found.fieldErrors)) fieldErrors[`${prefix}.${field}`] ??= message;
+        if (found.wholeInput.length > 0) fieldErrors[prefix] ??= found.wholeInput.join('; ');
+        return;
+      }
+      const first = seen.get(parsed.data.name);
+      if (first !== undefined) fieldErrors[`${prefix}.name`] = `duplicates identityProviders[${first}].name`;
+      seen.set(parsed.data.name, first ?? index);
+      checked.push(parsed.data);
+    });
+    if (Object.keys(fieldErrors).length > 0) {
+      throw new AppError('invalid_client_metadata', `The identity providers are invalid: ${Object.entries(fieldErrors).map(([field, message]) => `${field}: ${message}`).join('; ')}.`, { fieldErrors });
+    }
+    return checked;
+  }
+
   return {
+    /**
+     * The first-deployment file's `identityProviders`: imported once, while no provider exists, in one transaction.
+     * An OpenID Connect issuer is not discovered here (the upstream may not be up when Sesame first starts): the
+     * first "Continue with" discovers it, and an administrator's change checks it again.
+     */
+    async importProvidersFromFile(actor: Actor, path: string): Promise<{ imported: string[] }> {
+      requireAdmin(actor);
+      const document = (await readDocumentFile(path)) as { identityProviders?: unknown } | null;
+      const entries = Array.isArray(document?.identityProviders) ? (document.identityProviders as unknown[]) : [];
+      let inputs: CreateIdentityProviderInput[];
+      try {
+        inputs = checkImported(entries);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'invalid_client_metadata') throw new AppError('invalid_client_metadata', `${path}: ${error.message}`, { fieldErrors: error.fieldErrors ?? {} });
+        throw error;
+      }
+      if (inputs.length === 0 || (await store.repos.identityProviders.list()).length > 0) return { imported: [] };
+      return store.transaction(async (repos) => {
+        if ((await repos.identityProviders.list()).length > 0) return { imported: [] };
+        const now = clock.now();
+        for (const [index, input] of inputs.entries()) {
+          const secret = input.type === 'oidc' ? input.oidc?.clientSecret : input.ldap?.bindPassword;
+          const provider = build(input, now, index + 1, await seal(repos, secret, input.name));
+          await repos.identityProviders.insert(provider);
+          await writeAudit(repos, clock, actor, { action: 'identity_provider.import', targetType: 'identity_provider', targetId: provider.name, after: audited(provider) });
+        }
+        return { imported: inputs.map((input) => input.name) };
+      });
+    },
+
     async listProviders(actor: Actor): Promise<IdentityProvider[]> {
       requireAdmin(actor);
       return (await store.repos.identityProviders.list()).map(withoutSecret);
@@ -158,7 +215,8 @@ export function createIdentityProviderService(deps: ServiceDeps) {
       if (!current) throw notFound(name);
       if (current.version !== changes.expectedVersion) throw conflict(name, current.version);
       const preview = await changed(store.repos, current, changes, clock.now());
-      if (preview.type === 'oidc' && current.type === 'oidc' && (changes.oidc?.issuer !== undefined || changes.oidc?.clientId !== undefined || (changes.enabled === true && !current.enabled))) {
+      const upstreamChanged = preview.type === 'oidc' && current.type === 'oidc' && (preview.oidc.issuer !== current.oidc.issuer || preview.oidc.clientId !== current.oidc.clientId || (preview.enabled && !current.enabled));
+      if (preview.type === 'oidc' && upstreamChanged) {
         await checkUpstreamDiscovery(preview.oidc.issuer, preview.oidc.clientId, await upstreamSecret(store.repos, preview));
       }
       return store.transaction(async (repos) => {

@@ -29,6 +29,11 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
                 Users
               </Link>
             )}
+            {user.isAdmin && (
+              <Link to="/admin/identity-providers" aria-current={path.startsWith('/admin/identity-providers') ? 'page' : undefined}>
+                Identity providers
+              </Link>
+            )}
           </nav>
           <div class="account">
             <span class="account-name">

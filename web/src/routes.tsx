@@ -1,4 +1,5 @@
 import type { SessionUser } from './api/types.ts';
+import { AdminIdentityProvidersPage } from './pages/admin-identity-providers-page.tsx';
 import { AdminUsersPage } from './pages/admin-users-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ProjectLayout, type ProjectTab } from './pages/project-layout.tsx';
@@ -19,6 +20,7 @@ const projectRoutes: [string, ProjectTab][] = [
 export function routeFor(path: string, user: SessionUser) {
   if (path === '/' || path === '/projects') return <ProjectsPage />;
   if (path === '/admin/users') return user.isAdmin ? <AdminUsersPage /> : <NotFoundPage />;
+  if (path === '/admin/identity-providers') return user.isAdmin ? <AdminIdentityProvidersPage /> : <NotFoundPage />;
   for (const [pattern, tab] of projectRoutes) {
     const params = matchPath(pattern, path);
     if (params?.projectId) {

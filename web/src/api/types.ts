@@ -17,3 +17,7 @@ export type AdminUser = Schemas['User'];
 export type DirectoryUser = Schemas['UserSummary'];
 /** The roles a member can be given or changed to; owner changes only by transfer. */
 export type AssignableRole = operations['changeMemberRole']['requestBody']['content']['application/json']['role'];
+export type IdentityProvider = Schemas['IdentityProvider'];
+export type NewIdentityProvider = operations['createIdentityProvider']['requestBody']['content']['application/json'];
+export type IdentityProviderChanges = operations['updateIdentityProvider']['requestBody']['content']['application/json'];
+export type AccountIdentity = Schemas['AccountIdentity'];

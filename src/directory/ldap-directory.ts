@@ -12,7 +12,7 @@ export interface DirectoryConnection {
 
 /** The person a directory found and whose password it accepted, read through the attribute mapping. */
 export interface DirectoryEntry {
-  /** A stable id for the entry: OpenLDAP's `entryUUID`, else the DN. */
+  /** A stable id for the entry: OpenLDAP's `entryUUID`, Active Directory's `objectGUID` (hex), else the DN. */
   subject: string;
   dn: string;
   account: string;
@@ -48,6 +48,11 @@ const first = (value: Entry[string] | undefined): string | null => {
 
 const values = (value: Entry[string] | undefined): string[] =>
   (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((one) => (Buffer.isBuffer(one) ? one.toString('utf8') : one));
+
+const guidOf = (value: Entry[string] | undefined): string | null => {
+  const one = Array.isArray(value) ? value[0] : value;
+  return Buffer.isBuffer(one) && one.length > 0 ? `guid:${one.toString('hex')}` : null;
+};
 
 // Enough for comparing DNs a directory wrote: case and the spaces after commas are not significant.
 const sameDn = (a: string, b: string) => a.replace(/\s*,\s*/g, ',').toLowerCase() === b.replace(/\s*,\s*/g, ',').toLowerCase();
@@ -98,7 +103,8 @@ async function check(client: Client, directory: DirectoryConnection, account: st
   const { searchEntries } = await client.search(settings.userSearchBase, {
     scope: 'sub',
     filter: userSearchFilter(settings.userSearchFilter, account),
-    attributes: [mapped.account, mapped.displayName, mapped.email, 'entryUUID', 'memberOf'],
+    attributes: [mapped.account, mapped.displayName, mapped.email, 'entryUUID', 'objectGUID', 'memberOf'],
+    explicitBufferAttributes: ['objectGUID'],
     // Two are enough to tell one match from an ambiguous filter, which signs nobody in.
     sizeLimit: 2,
   });
@@ -114,7 +120,7 @@ async function check(client: Client, directory: DirectoryConnection, account: st
   return {
     outcome: 'signed_in',
     entry: {
-      subject: first(found['entryUUID']) ?? found.dn,
+      subject: first(found['entryUUID']) ?? guidOf(found['objectGUID']) ?? found.dn,
       dn: found.dn,
       account: first(found[mapped.account]) ?? account,
       displayName: first(found[mapped.displayName]),

@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/actor.ts';
-import { createAgentClient, type AgentClient } from '../api/helpers/api-clients.ts';
+import { createAgentClient, createConsoleClient, type AgentClient } from '../api/helpers/api-clients.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
@@ -234,6 +234,11 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
       expect(api.status).toBe(503);
       expect(api.body.error).toBe('directory_unavailable');
       expect(Number(api.headers['retry-after'])).toBeGreaterThan(0);
+      const consoleClient = createConsoleClient(server.app);
+      await consoleClient.context();
+      const consoleLogin = await consoleClient.call('POST', '/auth/login', { account: BARBARA.uid, password: BARBARA.password });
+      expect(consoleLogin.status).toBe(503);
+      expect(consoleLogin.body.error).toBe('directory_unavailable');
 
       const { agent: browser, request, config } = await loginPage();
       const local = await signInThroughPages(browser, request.url, PERSON);

@@ -137,18 +137,21 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       const problem = error.code === 'rate_limited' ? { retryAfterSeconds } : error.code === 'directory_unavailable' ? { directoryRetryAfterSeconds: retryAfterSeconds } : { refusal: error.message };
       if (error.code === 'directory_unavailable') request.log.warn({ err: error }, 'directory unavailable');
       if (error.code !== 'forbidden') reply.header('retry-after', String(retryAfterSeconds));
-      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, ...problem });
-      return sendPage(reply, error.status, page, [interaction.params.redirect_uri as string]);
+      const upstream = await upstreamChoices(deps.services);
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, ...problem, upstreamProviders: upstream.choices });
+      return sendPage(reply, error.status, page, [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
     if (!user) {
       const name = (await clientName(interaction)) ?? '';
+      const upstream = await upstreamChoices(deps.services);
       return sendPage(reply, 401, renderLoginPage({
         uid: interaction.uid,
         csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
         clientName: name,
         account,
         failed: true,
-      }), [interaction.params.redirect_uri as string]);
+        upstreamProviders: upstream.choices,
+      }), [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
     // The policy wants a second factor this person has not added: no code is issued until they enrol.
     if (await deps.services.factors.mustEnrol(user)) {

@@ -119,6 +119,29 @@ describe.each(TEST_ENGINES)('identity provider administration on both surfaces o
       expect(second.body.identityProvider.name).toBe(`retried-${surface}`);
     });
 
+    it(`${surface}: lets a person list and unlink their own linked identities`, async () => {
+      const { admin, person } = surfaces[surface];
+      const added = await admin.call('POST', '/admin/identity-providers', { ...ldapInput(`linking-${surface}`), linkByVerifiedEmail: true });
+      expect(added.status, added.text).toBe(201);
+      const pat = (await ctx.services.users.findByAccount('pat'))!;
+      await ctx.services.users.updateUser({ subjectId: null, isAdmin: true, surface: 'cli', ip: null }, pat.subjectId, { email: 'pat@example.edu', emailVerified: true });
+      const { identity } = await ctx.services.federatedSignIn.signIn({
+        providerName: `linking-${surface}`, issuer: 'ldaps://ldap.example.edu', subject: 'uid=pat,ou=people,dc=example,dc=edu',
+        attributes: { account: 'pat', displayName: 'Pat', email: 'pat@example.edu', emailVerified: true }, ip: null,
+      });
+
+      const listed = await person.call('GET', '/account/identities');
+      expect(listed.status).toBe(200);
+      expect(listed.body.identities).toEqual([{ identityId: identity.identityId, provider: `linking-${surface}`, displayName: 'Directory', linkedAt: expect.any(String), lastSignInAt: expect.any(String) }]);
+      expect((await admin.call('GET', '/account/identities')).body).toEqual({ identities: [] });
+      expect((await admin.call('DELETE', `/account/identities/${identity.identityId}`)).status).toBe(404);
+
+      expect((await person.call('DELETE', `/account/identities/${identity.identityId}`)).status).toBe(204);
+      expect((await person.call('GET', '/account/identities')).body).toEqual({ identities: [] });
+      const audit = await ctx.db.selectFrom('audit_log').select(['action', 'surface']).where('target_id', '=', pat.subjectId).where('action', 'like', 'identity.%').orderBy('at').execute();
+      expect(audit).toEqual(expect.arrayContaining([{ action: 'identity.link', surface: 'system' }, { action: 'identity.unlink', surface }]));
+    });
+
     it(`${surface}: refuses every identity provider operation to a person who is not an administrator`, async () => {
       const { person } = surfaces[surface];
       const calls = [

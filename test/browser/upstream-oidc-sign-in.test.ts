@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import * as oidc from 'openid-client';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/domain/actor.ts';
 import type { RelyingParty } from '../helpers/oidc-clients.ts';
@@ -9,15 +8,8 @@ import { TEST_ENGINES } from '../helpers/engines.ts';
 import { authorizationRequest, discoverAs, redeemCode, type AuthorizationRequest } from '../helpers/oidc-relying-party.ts';
 import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { startUpstreamProvider, type UpstreamAccounts, type UpstreamProvider } from '../helpers/upstream-oidc.ts';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const axeSource = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
-
-async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const results = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as { violations: { id: string; impact: string | null }[] };
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-}
+import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
+import { launchBrowser } from '../e2e/support/browser.ts';
 
 const ACCOUNTS: UpstreamAccounts = {
   'up-erin': { preferred_username: 'erin', name: 'Erin Upstream', email: 'erin@example.edu', email_verified: true },
@@ -70,7 +62,7 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     });
     rp = { clientId: client.clientId, clientSecret: secret!.value, redirectUri: `${origin}/callback`, postLogoutRedirectUri: `${origin}/signed-out` };
     rpConfig = await discoverAs(server.issuer, rp);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {
@@ -118,6 +110,14 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     expect(await page.getByRole('button', { name: 'Continue with Campus login' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Continue with Partner login' }).isVisible()).toBe(true);
     expect(response?.headers()['content-security-policy']).toContain(upstream.issuer);
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    // After a wrong password the other ways in are still offered.
+    await page.getByLabel('Account').fill('hana');
+    await page.getByLabel('Password').fill('not her password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('button', { name: 'Continue with Campus login' }).isVisible()).toBe(true);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await page.context().close();
   });
@@ -181,6 +181,17 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     const hana = (await server.services.users.findByAccount('hana'))!;
     expect(await server.services.accountIdentities.listIdentities({ subjectId: hana.subjectId, isAdmin: false, surface: 'console', ip: null })).toEqual([]);
     expect(hana.displayName).toBe('Hana Local');
+    await page.context().close();
+  });
+
+  it('ends on a Sesame page when the person cancels at the upstream, and the RP gets no code', async () => {
+    const page = await (await browser.newContext()).newPage();
+    const request = await authorizationRequest(rpConfig, rp, 'openid');
+    await page.goto(request.url);
+    await page.getByRole('button', { name: 'Continue with Campus login' }).click();
+    await page.waitForURL((url) => url.origin === upstream.issuer);
+    await page.getByRole('link', { name: '[ Cancel ]' }).click();
+    await expectRefusedPage(page, /Campus login did not sign you in \(access_denied/);
     await page.context().close();
   });
 

@@ -151,7 +151,7 @@ Each of these cannot be undone: say exactly what will stop working and get the p
 
 ### Retrying a creation safely
 
-Every creating \`POST\` (project, client, member, rotation, user) accepts an \`Idempotency-Key\` header of 1-255 visible ASCII characters. Make a new one (a UUID) for each change you intend, and send it with the request; if the answer is lost (timeout, connection error), send the same request with the same key. Within 24 hours you get the first answer again with \`"replayed": true\`, and nothing is created twice. A replayed answer never carries a one-time secret: if the first answer with the secret is lost for good, rotate the secret. The same key with a different body answers 409 \`idempotency_key_reused\`; use a new key for a new change.
+Every creating \`POST\` (project, client, member, rotation, user, identity provider) accepts an \`Idempotency-Key\` header of 1-255 visible ASCII characters. Make a new one (a UUID) for each change you intend, and send it with the request; if the answer is lost (timeout, connection error), send the same request with the same key. Within 24 hours you get the first answer again with \`"replayed": true\`, and nothing is created twice. A replayed answer never carries a one-time secret: if the first answer with the secret is lost for good, rotate the secret. The same key with a different body answers 409 \`idempotency_key_reused\`; use a new key for a new change.
 
 ## 5. Recovering from 409 version_conflict
 

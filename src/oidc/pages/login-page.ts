@@ -3,7 +3,7 @@ import { layout } from './layout.ts';
 
 const TEXT = {
   directoryUnavailable: (wait: string) => `Your organisation's directory, which checks this account's password, is not answering. Wait ${wait}, then try again; accounts kept in Sesame itself still sign in.`,
-  otherWays: 'Or use the account you already have:',
+  otherWays: 'Or use another provider:',
   continueWith: (displayName: string) => `Continue with ${displayName}`,
 } as const;
 

@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  directory_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

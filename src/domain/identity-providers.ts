@@ -104,9 +104,9 @@ export type StoredIdentityProvider = IdentityProvider & {
 export interface UpstreamIdentity {
   identityId: string;
   providerName: string;
-  /** The upstream `iss` for OpenID Connect; the directory URL for LDAP. */
+  /** The upstream `iss` for OpenID Connect; `ldap:{provider name}` for LDAP (the directory's URL may change). */
   issuer: string;
-  /** The upstream `sub`; the entry's DN for LDAP. */
+  /** The upstream `sub`; for LDAP the entry's `entryUUID`, else its DN (a DN changes when an entry is renamed). */
   subject: string;
   subjectId: string;
   createdAt: number;

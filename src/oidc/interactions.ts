@@ -143,10 +143,15 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     } catch (error) {
       const secondStep = error instanceof AppError && error.code === 'mfa_required' ? await deps.services.users.findByAccount(account) : null;
       if (secondStep) return showOneTimeCodePage(request, reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200, {}, secondStep.locale);
-      if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
+      if (!(error instanceof AppError) || !['rate_limited', 'directory_unavailable', 'forbidden'].includes(error.code)) throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, retryAfterSeconds, language });
-      return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, page, [interaction.params.redirect_uri as string]);
+      // forbidden: a directory person Sesame cannot link or create (the message says why and whom to ask).
+      const problem = error.code === 'rate_limited' ? { retryAfterSeconds } : error.code === 'directory_unavailable' ? { directoryRetryAfterSeconds: retryAfterSeconds } : { refusal: error.message };
+      if (error.code === 'directory_unavailable') request.log.warn({ err: error }, 'directory unavailable');
+      if (error.code !== 'forbidden') reply.header('retry-after', String(retryAfterSeconds));
+      const upstream = await upstreamChoices(deps.services);
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, ...problem, language, upstreamProviders: upstream.choices });
+      return sendPage(reply, error.status, page, [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
     if (!user) {
       const name = (await clientName(interaction)) ?? '';

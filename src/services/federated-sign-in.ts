@@ -22,9 +22,9 @@ export interface UpstreamAttributes {
 
 export interface FederatedSignInRequest {
   providerName: string;
-  /** The upstream `iss`; for LDAP the directory URL. */
+  /** The upstream `iss`; for LDAP `ldap:{provider name}` (directoryIssuer). */
   issuer: string;
-  /** The upstream `sub`; for LDAP the entry's DN. */
+  /** The upstream `sub`; for LDAP the entry's `entryUUID`, else its DN. */
   subject: string;
   attributes: UpstreamAttributes;
   ip: string | null;

@@ -128,4 +128,8 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
     meaning: 'The server is temporarily unable to serve (for example its database is unreachable).',
     action: 'Wait the number of seconds in the Retry-After header, then retry.',
   },
+  directory_unavailable: {
+    meaning: 'The account is not a local one (or has no local password), and the LDAP directory that would check its password did not answer in time. Local accounts still sign in.',
+    action: 'Wait the number of seconds in the Retry-After header, then retry the sign-in. If it persists, tell an administrator: the directory, or its settings under /admin/identity-providers, need a look.',
+  },
 };

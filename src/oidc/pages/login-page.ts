@@ -14,6 +14,10 @@ export interface LoginPageInput {
   /** A passkey sign-in that failed, or whose authenticator did not verify the person. */
   passkeyProblem?: 'failed' | 'not_verified' | undefined;
   language: PageLanguage;
+  /** Set when the LDAP directory that checks this account did not answer: how long to wait. */
+  directoryRetryAfterSeconds?: number | undefined;
+  /** Set when the password was right and Sesame still refuses the sign-in (a directory person it cannot link): why. */
+  refusal?: string | undefined;
   /** The enabled upstream OpenID Connect providers: one "Continue with" control each. */
   upstreamProviders?: readonly { name: string; displayName: string }[] | undefined;
 }
@@ -38,6 +42,8 @@ export function renderLoginPage(input: LoginPageInput): string {
 ${input.failed ? html`<div class="alert alert-error" role="alert" id="login-error">${text(language, 'login.failed')}</div>` : ''}
 ${input.retryAfterSeconds !== undefined ? html`<div class="alert alert-error" role="alert" id="login-error">${text(language, 'login.tooMany', { wait: waitText(language, input.retryAfterSeconds) })}</div>` : ''}
 ${input.passkeyProblem ? html`<div class="alert alert-error" role="alert" id="passkey-error">${text(language, input.passkeyProblem === 'failed' ? 'login.passkey.failed' : 'login.passkey.notVerified')}</div>` : ''}
+${input.refusal !== undefined ? html`<div class="alert alert-error" role="alert" id="login-error">${input.refusal}</div>` : ''}
+${input.directoryRetryAfterSeconds !== undefined ? html`<div class="alert alert-error" role="alert" id="login-error">${text(language, 'login.directoryUnavailable', { wait: waitText(language, input.directoryRetryAfterSeconds) })}</div>` : ''}
 <form class="stack" method="post" action="/interaction/${uid}/login">
 <input type="hidden" name="csrf" value="${input.csrfToken}">
 <div class="field">

@@ -982,7 +982,7 @@ export interface components {
              * @description Machine-readable error code; the closed list is in the instructions.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
             /** @description What happened and what to do about it. */
             error_description: string;
             /** @description Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it. */
@@ -1605,7 +1605,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `forbidden` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1613,7 +1613,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "forbidden";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1667,7 +1667,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            /** @description Temporarily unavailable: `directory_unavailable`, `service_unavailable` (each example says what it means and what to do). */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1677,7 +1677,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "service_unavailable";
+                        error?: "directory_unavailable" | "service_unavailable";
                     } & components["schemas"]["Error"];
                 };
             };

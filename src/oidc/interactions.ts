@@ -4,6 +4,7 @@ import { errors, type Client } from 'oidc-provider';
 import { SCOPES, type Scope } from '../domain/clients.ts';
 import { AppError } from '../errors.ts';
 import { createDeviceCookie } from '../security/device-cookie.ts';
+import { FederatedSignInRefused } from '../services/federated-sign-in.ts';
 import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import type { LiveProvider } from './live-provider.ts';
 import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
@@ -20,6 +21,7 @@ import { renderOneTimeCodePage } from './pages/one-time-code-page.ts';
 import type { OidcDeps } from './provider.ts';
 import { rememberConsent } from './remembered-consent.ts';
 import { secondStepSubject, secondStepTicket } from './second-step-ticket.ts';
+import { signInRefusalText } from './sign-in-refusal.ts';
 import { enrolmentRoutes } from './enrolment-routes.ts';
 import { formField as field, type FormBody, type Interaction, type InteractionResults, type Params } from './interaction-kit.ts';
 import { passkeyRoutes } from './passkey-routes.ts';
@@ -146,7 +148,8 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       if (!(error instanceof AppError) || !['rate_limited', 'directory_unavailable', 'forbidden'].includes(error.code)) throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
       // forbidden: a directory person Sesame cannot link or create (the message says why and whom to ask).
-      const problem = error.code === 'rate_limited' ? { retryAfterSeconds } : error.code === 'directory_unavailable' ? { directoryRetryAfterSeconds: retryAfterSeconds } : { refusal: error.message };
+      const refusal = error instanceof FederatedSignInRefused ? signInRefusalText(language, error) : error.message;
+      const problem = error.code === 'rate_limited' ? { retryAfterSeconds } : error.code === 'directory_unavailable' ? { directoryRetryAfterSeconds: retryAfterSeconds } : { refusal };
       if (error.code === 'directory_unavailable') request.log.warn({ err: error }, 'directory unavailable');
       if (error.code !== 'forbidden') reply.header('retry-after', String(retryAfterSeconds));
       const upstream = await upstreamChoices(deps.services);

@@ -1,25 +1,19 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from 'oidc-provider';
+import type { MessageKey } from '../i18n/catalogues.ts';
 import { FederatedSignInRefused } from '../services/federated-sign-in.ts';
 import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import { interactionCsrfValid } from './interaction-csrf.ts';
 import type { LiveProvider } from './live-provider.ts';
 import { pageLanguage } from './page-language.ts';
 import { pageSecurityHeaders } from './page-security.ts';
-import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
+import { renderErrorPage } from './pages/error-page.ts';
+import { text } from './pages/layout.ts';
+import { signInRefusalText } from './sign-in-refusal.ts';
 import type { OidcDeps } from './provider.ts';
 import { completeUpstreamSignIn, interactionUidOfState, startUpstreamSignIn, UpstreamSignInStopped, type PendingUpstreamSignIn } from './upstream-sign-in.ts';
 
-const TEXT = {
-  stoppedTitle: 'Sign-in stopped',
-  refusedTitle: 'Sign-in refused',
-  formNotOurs: 'This form was not sent from the page Sesame showed you, or that page is too old. Go back to the application and sign in again.',
-  notLoginStep: 'This step of signing in has already been completed or is not the current one. Go back to the application and sign in again.',
-  unknownState: 'The answer from the sign-in provider does not belong to a sign-in Sesame started, or it was used already. Go back to the application and sign in again.',
-  addFactor:
-    'Your organisation requires a one-time code from an authenticator app at sign-in. Sign in to the Sesame console, add an authenticator under My account, then go back to the application and sign in again.',
-} as const;
 
 /** Pending upstream sign-ins live in oidc-provider's table under their own kind, keyed by the state (stored as a digest). */
 const PENDING_KIND = 'UpstreamSignIn';
@@ -28,8 +22,20 @@ const PENDING_TTL_MS = 10 * 60 * 1000;
 
 type Params = { uid: string; name: string };
 
-function stop(request: FastifyRequest, reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
-  return reply.status(status).headers(pageSecurityHeaders()).send(renderErrorPage({ title, message, language: pageLanguage(request) }));
+type Stop = { title: MessageKey; message: MessageKey } | { title: MessageKey; refusal: UpstreamSignInStopped | FederatedSignInRefused };
+
+const STOPS = {
+  formNotOurs: { title: 'error.title.stopped', message: 'error.csrf' },
+  notLoginStep: { title: 'error.title.stopped', message: 'error.wrongStep' },
+  unknownState: { title: 'upstream.refusedTitle', message: 'upstream.unknownState' },
+  addFactor: { title: 'login.enrolFirst.title', message: 'login.enrolFirst.message' },
+} as const satisfies Record<string, Stop>;
+
+/** Ends the sign-in on an error page in the person's language. */
+function stop(request: FastifyRequest, reply: FastifyReply, status: number, why: Stop): FastifyReply {
+  const language = pageLanguage(request);
+  const message = 'refusal' in why ? signInRefusalText(language, why.refusal) : text(language, why.message);
+  return reply.status(status).headers(pageSecurityHeaders()).send(renderErrorPage({ title: text(language, why.title), message, language }));
 }
 
 /**
@@ -54,16 +60,16 @@ export async function upstreamRoutes(app: FastifyInstance, options: { live: Live
     } catch (error) {
       if (!(error instanceof errors.SessionNotFound)) throw error;
     }
-    if (!interaction || interaction.uid !== request.params.uid) return stop(request, reply, 400, TEXT.stoppedTitle, explainProtocolError('session_not_found', undefined, pageLanguage(request)).message);
-    if (!interactionCsrfValid(cookieKeys, interaction.uid, (request.body as Record<string, unknown> | undefined)?.csrf)) return stop(request, reply, 403, TEXT.stoppedTitle, TEXT.formNotOurs);
-    if (interaction.prompt.name !== 'login') return stop(request, reply, 400, TEXT.stoppedTitle, TEXT.notLoginStep);
+    if (!interaction || interaction.uid !== request.params.uid) return stop(request, reply, 400, { title: 'error.title.stopped', message: 'error.sessionExpired' });
+    if (!interactionCsrfValid(cookieKeys, interaction.uid, (request.body as Record<string, unknown> | undefined)?.csrf)) return stop(request, reply, 403, STOPS.formNotOurs);
+    if (interaction.prompt.name !== 'login') return stop(request, reply, 400, STOPS.notLoginStep);
     try {
       const { pending, url } = await startUpstreamSignIn(deps.services, issuer, request.params.name, interaction.uid);
       const { state, ...kept } = pending;
       await pendings.upsert({ kind: PENDING_KIND, id: state, payload: { ...kept, uid: interaction.uid }, grantId: null, uid: null, accountId: null, expiresAt: deps.clock.now() + PENDING_TTL_MS });
       return reply.header('cache-control', 'no-store').redirect(url, 303);
     } catch (error) {
-      if (error instanceof UpstreamSignInStopped) return stop(request, reply, 403, TEXT.refusedTitle, error.message);
+      if (error instanceof UpstreamSignInStopped) return stop(request, reply, 403, { title: 'upstream.refusedTitle', refusal: error });
       throw error;
     }
   });
@@ -76,21 +82,21 @@ export async function upstreamRoutes(app: FastifyInstance, options: { live: Live
     const kept = stored?.payload as (Omit<PendingUpstreamSignIn, 'state'> & { uid: string }) | undefined;
     // Single use: of two requests with one state, one gets past here.
     if (!stored || stored.consumedAt !== null || !kept || kept.uid !== uid || kept.provider !== request.params.name || !(await pendings.consume(PENDING_KIND, state, deps.clock.now()))) {
-      return stop(request, reply, 403, TEXT.refusedTitle, TEXT.unknownState);
+      return stop(request, reply, 403, STOPS.unknownState);
     }
     const provider = live.current();
     const interaction = await provider.Interaction.find(kept.uid);
-    if (!interaction || interaction.prompt.name !== 'login' || interaction.result) return stop(request, reply, 403, TEXT.stoppedTitle, TEXT.notLoginStep);
+    if (!interaction || interaction.prompt.name !== 'login' || interaction.result) return stop(request, reply, 403, STOPS.notLoginStep);
 
     let user;
     try {
       const upstream = await completeUpstreamSignIn(deps.services, issuer, { ...kept, state }, query);
       ({ user } = await deps.services.federatedSignIn.signIn({ providerName: upstream.provider.name, issuer: upstream.issuer, subject: upstream.subject, attributes: upstream.attributes, ip: request.ip }));
     } catch (error) {
-      if (error instanceof UpstreamSignInStopped || error instanceof FederatedSignInRefused) return stop(request, reply, 403, TEXT.refusedTitle, error.message);
+      if (error instanceof UpstreamSignInStopped || error instanceof FederatedSignInRefused) return stop(request, reply, 403, { title: 'upstream.refusedTitle', refusal: error });
       throw error;
     }
-    if (await deps.services.factors.mustEnrol(user)) return stop(request, reply, 403, 'Add a second factor first', TEXT.addFactor);
+    if (await deps.services.factors.mustEnrol(user)) return stop(request, reply, 403, STOPS.addFactor);
 
     // The browser resumes at /auth/{uid} with oidc-provider's resume cookie: only the one that started this sign-in can.
     interaction.result = { login: { accountId: user.subjectId, amr: ['fed'], acr: 'pwd' } };

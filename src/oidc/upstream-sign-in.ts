@@ -17,8 +17,21 @@ export interface PendingUpstreamSignIn {
   codeVerifier: string;
 }
 
-/** An upstream sign-in that Sesame stops: the page shows `message` with status 403, and the RP gets no code. */
-export class UpstreamSignInStopped extends Error {}
+export type UpstreamStopReason = 'provider_unavailable' | 'provider_unreachable' | 'provider_gone' | 'upstream_error' | 'state_mismatch' | 'answer_unverified';
+
+/**
+ * An upstream sign-in that Sesame stops: status 403, and the RP gets no code. `message` is the English text;
+ * the page says it in the person's language from `reason` and `details` (the names it mentions).
+ */
+export class UpstreamSignInStopped extends Error {
+  readonly reason: UpstreamStopReason;
+  readonly details: Readonly<Record<string, string>>;
+  constructor(reason: UpstreamStopReason, message: string, details: Record<string, string> = {}) {
+    super(message);
+    this.reason = reason;
+    this.details = details;
+  }
+}
 
 type DiscoveryCache = Map<string, { key: string; configuration: Promise<oidcClient.Configuration> }>;
 // Per server (its services): discovery documents by provider name, read again when the provider changes.
@@ -63,13 +76,13 @@ export const interactionUidOfState = (state: string): string | null => {
 /** Starts the code flow with PKCE, state and nonce: the pending sign-in to keep, and where to send the browser. */
 export async function startUpstreamSignIn(services: Services, issuer: string, providerName: string, interactionUid: string): Promise<{ pending: PendingUpstreamSignIn; url: string }> {
   const found = await services.identityProviders.providerForSignIn(providerName);
-  if (!found || found.provider.type !== 'oidc') throw new UpstreamSignInStopped(`The sign-in provider ${providerName} is not available. Go back and choose another way to sign in.`);
+  if (!found || found.provider.type !== 'oidc') throw new UpstreamSignInStopped('provider_unavailable', `The sign-in provider ${providerName} is not available. Go back and choose another way to sign in.`, { provider: providerName });
   const provider = found.provider;
   let configuration: oidcClient.Configuration;
   try {
     configuration = await configurationFor(services, provider, found.secret);
   } catch {
-    throw new UpstreamSignInStopped(`${provider.displayName} cannot be reached right now. Try again in a moment, or choose another way to sign in.`);
+    throw new UpstreamSignInStopped('provider_unreachable', `${provider.displayName} cannot be reached right now. Try again in a moment, or choose another way to sign in.`, { provider: provider.displayName });
   }
   const codeVerifier = oidcClient.randomPKCECodeVerifier();
   const pending: PendingUpstreamSignIn = { provider: provider.name, state: `${interactionUid}.${randomBytes(24).toString('base64url')}`, nonce: oidcClient.randomNonce(), codeVerifier };
@@ -100,15 +113,16 @@ function mapClaims(claims: Record<string, unknown>, mapping: UpstreamClaimMappin
  */
 export async function completeUpstreamSignIn(services: Services, issuer: string, pending: PendingUpstreamSignIn, callbackQuery: URLSearchParams): Promise<{ provider: OidcProvider; issuer: string; subject: string; attributes: UpstreamAttributes }> {
   const found = await services.identityProviders.providerForSignIn(pending.provider);
-  if (!found || found.provider.type !== 'oidc') throw new UpstreamSignInStopped(`The sign-in provider ${pending.provider} is not available any more. Go back to the application and sign in again.`);
+  if (!found || found.provider.type !== 'oidc') throw new UpstreamSignInStopped('provider_gone', `The sign-in provider ${pending.provider} is not available any more. Go back to the application and sign in again.`, { provider: pending.provider });
   const provider = found.provider;
   const upstreamError = callbackQuery.get('error');
   if (upstreamError !== null) {
     const description = callbackQuery.get('error_description');
-    throw new UpstreamSignInStopped(`${provider.displayName} did not sign you in (${upstreamError}${description ? `: ${description}` : ''}). Go back to the application and try again.`);
+    const said = `${upstreamError}${description ? `: ${description}` : ''}`;
+    throw new UpstreamSignInStopped('upstream_error', `${provider.displayName} did not sign you in (${said}). Go back to the application and try again.`, { provider: provider.displayName, error: said });
   }
   if (!constantTimeEqual(callbackQuery.get('state') ?? '', pending.state)) {
-    throw new UpstreamSignInStopped('The answer from the sign-in provider does not belong to this sign-in (its state does not match). Go back to the application and sign in again.');
+    throw new UpstreamSignInStopped('state_mismatch', 'The answer from the sign-in provider does not belong to this sign-in (its state does not match). Go back to the application and sign in again.');
   }
   let claims: Record<string, unknown>;
   let subject: string;
@@ -128,7 +142,7 @@ export async function completeUpstreamSignIn(services: Services, issuer: string,
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new UpstreamSignInStopped(`Sesame could not verify the answer from ${provider.displayName} (${reason}). Go back to the application and sign in again.`);
+    throw new UpstreamSignInStopped('answer_unverified', `Sesame could not verify the answer from ${provider.displayName} (${reason}). Go back to the application and sign in again.`, { provider: provider.displayName, error: reason });
   }
   return { provider, issuer: upstreamIssuer, subject, attributes: mapClaims(claims, provider.oidc.claims) };
 }

@@ -49,12 +49,17 @@ export const FEDERATED_REFUSAL_REASONS = [
 ] as const;
 export type FederatedRefusalReason = (typeof FEDERATED_REFUSAL_REASONS)[number];
 
-/** A sign-in Sesame refuses (403): `reason` tells the page which message to show; the message says why and what to do. */
+/**
+ * A sign-in Sesame refuses (403): the message says why and what to do, in English; `reason` and `details`
+ * (the names it mentions) let a page say the same in the person's language.
+ */
 export class FederatedSignInRefused extends AppError {
   readonly reason: FederatedRefusalReason;
-  constructor(reason: FederatedRefusalReason, description: string) {
+  readonly details: Readonly<Record<string, string>>;
+  constructor(reason: FederatedRefusalReason, description: string, details: Record<string, string> = {}) {
     super('forbidden', description);
     this.reason = reason;
+    this.details = details;
   }
 }
 
@@ -118,7 +123,10 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
 
   function requireActive(user: User, provider: StoredIdentityProvider): void {
     if (user.status !== 'active') {
-      throw new FederatedSignInRefused('account_disabled', `Your Sesame account ${user.account} is disabled, so signing in with ${provider.displayName} is refused. Ask an administrator to enable it.`);
+      throw new FederatedSignInRefused('account_disabled', `Your Sesame account ${user.account} is disabled, so signing in with ${provider.displayName} is refused. Ask an administrator to enable it.`, {
+        account: user.account,
+        provider: provider.displayName,
+      });
     }
   }
 
@@ -128,6 +136,7 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
       throw new FederatedSignInRefused(
         'account_name_missing',
         `${provider.displayName} sent no usable account name (${account === '' ? 'none' : `"${account}" is not one`}), so Sesame cannot create your account. Ask an administrator to check the provider's account mapping.`,
+        { provider: provider.displayName },
       );
     }
     const now = clock.now();
@@ -148,6 +157,7 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
       throw new FederatedSignInRefused(
         'account_name_taken',
         `A different Sesame account is already named ${account}, so Sesame cannot create yours. Ask an administrator to link your ${provider.displayName} account to it, or to rename one of them.`,
+        { account, provider: provider.displayName },
       );
     }
     await writeAudit(repos, clock, systemActorFor(user.subjectId, request.ip), {
@@ -175,7 +185,7 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
       if (provider.linkByVerifiedEmail && email !== null && request.attributes.emailVerified) {
         const matches = await repos.users.listByVerifiedEmail(email);
         if (matches.length > 1) {
-          throw new FederatedSignInRefused('email_ambiguous', `More than one Sesame account has the address ${email}, so Sesame cannot tell which is yours. Ask an administrator to resolve it.`);
+          throw new FederatedSignInRefused('email_ambiguous', `More than one Sesame account has the address ${email}, so Sesame cannot tell which is yours. Ask an administrator to resolve it.`, { email });
         }
         const match = matches[0];
         if (match) {
@@ -190,6 +200,7 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
         throw new FederatedSignInRefused(
           'no_matching_account',
           `Your ${provider.displayName} account is not linked to a Sesame account, and this provider only signs in people who already have one. Ask an administrator to create your account.`,
+          { provider: provider.displayName },
         );
       }
       const user = await provision(repos, provider, request, email);
@@ -203,7 +214,9 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
     async signIn(request: FederatedSignInRequest): Promise<FederatedSignInResult> {
       const provider = await store.repos.identityProviders.find(request.providerName);
       if (!provider || !provider.enabled) {
-        throw new FederatedSignInRefused('provider_unavailable', `The sign-in provider ${request.providerName} is not available. Go back and choose another way to sign in.`);
+        throw new FederatedSignInRefused('provider_unavailable', `The sign-in provider ${request.providerName} is not available. Go back and choose another way to sign in.`, {
+          provider: request.providerName,
+        });
       }
       const email = cleanEmail(request.attributes.email);
       if (!emailDomainAllowed(provider.allowedEmailDomains, email)) {
@@ -212,6 +225,7 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
           email === null
             ? `${provider.displayName} did not give an email address, and only addresses at ${provider.allowedEmailDomains.join(', ')} may sign in here.`
             : `The address ${email} is not at a domain allowed to sign in with ${provider.displayName} (${provider.allowedEmailDomains.join(', ')}). Sign in with an account of an allowed domain.`,
+          { provider: provider.displayName, domains: provider.allowedEmailDomains.join(', '), ...(email === null ? {} : { email }) },
         );
       }
       try {

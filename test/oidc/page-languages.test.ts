@@ -4,13 +4,37 @@ import { CATALOGUES } from '../../src/i18n/catalogues.ts';
 import { LOCALES, type Locale } from '../../src/i18n/locales.ts';
 import { renderDeadLinkPage, renderEmailVerifiedPage, renderForgotPage, renderPasswordSetPage, renderSetPasswordPage, renderVerifyEmailPage } from '../../src/oidc/pages/account-pages.ts';
 import { renderConsentPage } from '../../src/oidc/pages/consent-page.ts';
+import { renderEnrolmentPage, renderRecoveryCodesPage } from '../../src/oidc/pages/enrolment-page.ts';
 import { errorPageText, explainProtocolError, renderErrorPage } from '../../src/oidc/pages/error-page.ts';
-import type { PageLanguage } from '../../src/oidc/pages/layout.ts';
+import { text, type PageLanguage } from '../../src/oidc/pages/layout.ts';
 import { renderLoginPage } from '../../src/oidc/pages/login-page.ts';
 import { renderLoggedOutPage, renderLogoutPage } from '../../src/oidc/pages/logout-page.ts';
 import { renderOneTimeCodePage } from '../../src/oidc/pages/one-time-code-page.ts';
+import { signInRefusalText } from '../../src/oidc/sign-in-refusal.ts';
+import { UpstreamSignInStopped, type UpstreamStopReason } from '../../src/oidc/upstream-sign-in.ts';
+import { FEDERATED_REFUSAL_REASONS, FederatedSignInRefused } from '../../src/services/federated-sign-in.ts';
 
 const DEAD_LINK_REASONS: DeadLinkReason[] = ['unknown', 'used', 'expired', 'superseded', 'password_changed'];
+const UPSTREAM_STOP_REASONS: UpstreamStopReason[] = ['provider_unavailable', 'provider_unreachable', 'provider_gone', 'upstream_error', 'state_mismatch', 'answer_unverified'];
+/** The names a refusal mentions, as the services and upstream sign-in fill them in. */
+const REFUSAL_DETAILS = { provider: 'Campus ID', account: 'ivy', email: 'ivy@example.test', domains: 'example.test', error: 'access_denied' };
+
+/** The refusals of upstream and directory sign-in, each as the page that shows it. */
+function refusalPages(language: PageLanguage): Record<string, string> {
+  const refusals: (UpstreamSignInStopped | FederatedSignInRefused)[] = [
+    ...UPSTREAM_STOP_REASONS.map((reason) => new UpstreamSignInStopped(reason, 'The service refused this sign-in.', REFUSAL_DETAILS)),
+    ...FEDERATED_REFUSAL_REASONS.map((reason) => new FederatedSignInRefused(reason, 'The service refused this sign-in.', REFUSAL_DETAILS)),
+    new FederatedSignInRefused('email_domain_not_allowed', 'The service refused this sign-in.', { provider: 'Campus ID', domains: 'example.test' }),
+  ];
+  const pages: Record<string, string> = {};
+  for (const [index, refusal] of refusals.entries()) {
+    const message = signInRefusalText(language, refusal);
+    pages[`refused-${index}-${refusal.reason}`] = renderErrorPage({ title: text(language, 'upstream.refusedTitle'), message, language });
+    if (refusal instanceof FederatedSignInRefused) pages[`loginRefused-${index}-${refusal.reason}`] = renderLoginPage({ uid: 'uid-1', csrfToken: 'csrf', clientName: 'Wiki', refusal: message, language });
+  }
+  pages.unknownState = renderErrorPage(errorPageText(language, 'upstream.unknownState', 'upstream.refusedTitle'));
+  return pages;
+}
 
 /** Every server-rendered page, in every state that changes its text. */
 function everyPage(language: PageLanguage): Record<string, string> {
@@ -43,6 +67,13 @@ function everyPage(language: PageLanguage): Record<string, string> {
     resetDone: renderPasswordSetPage('reset', 'ivy', language),
     verify: renderVerifyEmailPage({ action: '/a', account: 'ivy', email: 'ivy@example.test', language }),
     verified: renderEmailVerifiedPage('ivy@example.test', language),
+    enrolment: renderEnrolmentPage({ ...base, ticket: 't', factorId: 'f', secret: 'JBSWY3DPEHPK3PXP', qrCodeSvg: '<svg viewBox="0 0 1 1"></svg>', required: true }),
+    enrolmentRequested: renderEnrolmentPage({ ...base, ticket: 't', factorId: 'f', secret: 'JBSWY3DPEHPK3PXP', qrCodeSvg: '<svg viewBox="0 0 1 1"></svg>', required: false, failed: 'code' }),
+    enrolmentPasskeyFailed: renderEnrolmentPage({ ...base, ticket: 't', factorId: 'f', secret: 'JBSWY3DPEHPK3PXP', qrCodeSvg: '<svg viewBox="0 0 1 1"></svg>', required: true, failed: 'passkey' }),
+    recoveryCodes: renderRecoveryCodesPage({ ...base, ticket: 't', recoveryCodes: ['abcd-efgh', 'ijkl-mnop'] }),
+    loginWithProviders: renderLoginPage({ ...base, upstreamProviders: [{ name: 'campus', displayName: 'Campus ID' }] }),
+    loginDirectoryDown: renderLoginPage({ ...base, directoryRetryAfterSeconds: 10 }),
+    ...refusalPages(language),
   };
   for (const error of ['invalid_request', 'invalid_client', 'session_not_found', 'server_error', 'temporarily_unavailable']) {
     pages[`error-${error}`] = renderErrorPage(explainProtocolError(error, 'details', language));
@@ -79,6 +110,8 @@ describe('server-rendered pages in every language', () => {
     const english = new Set(Object.values(CATALOGUES.en));
     for (const [name, page] of Object.entries(everyPage({ locale: 'zh-CN' }))) {
       for (const sentence of english) expect(page.includes(sentence) && sentence.length > 12 ? `${name}: ${sentence}` : '').toBe('');
+      // Nor one written outside the catalogues: three English words in a row (the developer details stay as the protocol sent them).
+      expect(visibleText(page.replace(/<details>[\s\S]*?<\/details>/, '')).match(/\b[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}\b/g), name).toBeNull();
     }
   });
 });

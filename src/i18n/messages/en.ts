@@ -91,6 +91,24 @@ export const en = {
   'logout.done.client': 'You signed out of {client}.',
   'logout.done.close': 'You can close this window now.',
 
+  // Sign-in through an upstream provider or a directory: why Sesame stopped it.
+  'upstream.refusedTitle': 'Sign-in refused',
+  'upstream.unknownState': 'The answer from the sign-in provider does not belong to a sign-in Sesame started, or it was used already. Go back to the application and sign in again.',
+  'upstream.provider_unavailable': 'The sign-in provider {provider} is not available. Go back and choose another way to sign in.',
+  'upstream.provider_unreachable': '{provider} cannot be reached right now. Try again in a moment, or choose another way to sign in.',
+  'upstream.provider_gone': 'The sign-in provider {provider} is not available any more. Go back to the application and sign in again.',
+  'upstream.upstream_error': '{provider} did not sign you in ({error}). Go back to the application and try again.',
+  'upstream.state_mismatch': 'The answer from the sign-in provider does not belong to this sign-in (its state does not match). Go back to the application and sign in again.',
+  'upstream.answer_unverified': 'Sesame could not verify the answer from {provider} ({error}). Go back to the application and sign in again.',
+  'federated.provider_unavailable': 'The sign-in provider {provider} is not available. Go back and choose another way to sign in.',
+  'federated.email_domain_not_allowed': 'The address {email} is not at a domain allowed to sign in with {provider} ({domains}). Sign in with an account of an allowed domain.',
+  'federated.email_missing': '{provider} did not give an email address, and only addresses at {domains} may sign in here.',
+  'federated.no_matching_account': 'Your {provider} account is not linked to a Sesame account, and this provider only signs in people who already have one. Ask an administrator to create your account.',
+  'federated.email_ambiguous': 'More than one Sesame account has the address {email}, so Sesame cannot tell which is yours. Ask an administrator to resolve it.',
+  'federated.account_disabled': 'Your Sesame account {account} is disabled, so signing in with {provider} is refused. Ask an administrator to enable it.',
+  'federated.account_name_taken': 'A different Sesame account is already named {account}, so Sesame cannot create yours. Ask an administrator to link your {provider} account to it, or to rename one of them.',
+  'federated.account_name_missing': "{provider} sent no usable account name, so Sesame cannot create your account. Ask an administrator to check the provider's account mapping.",
+
   // Errors.
   'error.details': 'Details for the application’s developer',
   'error.title.stopped': 'Sign-in stopped',

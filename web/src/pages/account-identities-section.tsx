@@ -3,28 +3,9 @@ import { api, unwrap } from '../api/client.ts';
 import type { AccountIdentity } from '../api/types.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
+import { Time } from '../components/time.tsx';
 import { useResource } from '../use-resource.ts';
-
-const TEXT = {
-  title: 'Linked identities',
-  intro: 'Accounts at other identity providers that sign you in to Sesame.',
-  loading: 'linked identities',
-  none: 'None: you sign in with your Sesame password or passkey only.',
-  caption: 'Linked identities',
-  provider: 'Provider',
-  linked: 'Linked',
-  lastUsed: 'Last sign-in',
-  never: 'never',
-  actions: 'Actions',
-  remove: 'Unlink',
-  removeLabel: (name: string) => `Unlink ${name}`,
-  removeTitle: 'Unlink this identity?',
-  removeConfirm: 'Unlink',
-  removeBody: (name: string) => `Your ${name} account will no longer sign you in to Sesame. If it is your only way in, Sesame refuses: set a password first.`,
-  removed: (name: string) => `Unlinked ${name}.`,
-} as const;
-
-const when = (iso: string) => new Date(iso).toLocaleString();
+import { t } from '../i18n.ts';
 
 /** My account: the upstream identities linked to me, each removable (never the last way in: the server refuses that). */
 export function AccountIdentitiesSection() {
@@ -34,42 +15,46 @@ export function AccountIdentitiesSection() {
   const remove = async (identity: AccountIdentity) => {
     await unwrap(api.DELETE('/account/identities/{identityId}', { params: { path: { identityId: identity.identityId } } }));
     identities.set((identities.data ?? []).filter((i) => i.identityId !== identity.identityId));
-    setNotice(TEXT.removed(identity.displayName));
+    setNotice(t('console.identities.removed', { name: identity.displayName }));
   };
   return (
     <section aria-labelledby="account-identities-title">
-      <h2 id="account-identities-title">{TEXT.title}</h2>
-      <p class="muted">{TEXT.intro}</p>
+      <h2 id="account-identities-title">{t('console.identities.title')}</h2>
+      <p class="muted">{t('console.identities.intro')}</p>
       <p class="small success-text" role="status">
         {notice}
       </p>
       {identities.error && <LoadError error={identities.error} onRetry={() => void identities.reload()} />}
-      {!identities.data && !identities.error && <Loading what={TEXT.loading} />}
-      {identities.data && identities.data.length === 0 && <p class="muted">{TEXT.none}</p>}
+      {!identities.data && !identities.error && <Loading what={t('console.identities.loading')} />}
+      {identities.data && identities.data.length === 0 && <p class="muted">{t('console.identities.none')}</p>}
       {identities.data && identities.data.length > 0 && (
         <table class="data-table">
-          <caption class="visually-hidden">{TEXT.caption}</caption>
+          <caption class="visually-hidden">{t('console.identities.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">{TEXT.provider}</th>
-              <th scope="col">{TEXT.linked}</th>
-              <th scope="col">{TEXT.lastUsed}</th>
+              <th scope="col">{t('console.identities.provider')}</th>
+              <th scope="col">{t('console.identities.linked')}</th>
+              <th scope="col">{t('console.identities.lastUsed')}</th>
               <th scope="col">
-                <span class="visually-hidden">{TEXT.actions}</span>
+                <span class="visually-hidden">{t('console.identities.actions')}</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {identities.data.map((identity) => (
               <tr key={identity.identityId}>
-                <th scope="row" data-label={TEXT.provider}>
+                <th scope="row" data-label={t('console.identities.provider')}>
                   {identity.displayName}
                 </th>
-                <td data-label={TEXT.linked}>{when(identity.linkedAt)}</td>
-                <td data-label={TEXT.lastUsed}>{identity.lastSignInAt ? when(identity.lastSignInAt) : TEXT.never}</td>
-                <td data-label={TEXT.actions}>
-                  <button type="button" class="button button-small" onClick={() => setRemoving(identity)} aria-label={TEXT.removeLabel(identity.displayName)}>
-                    {TEXT.remove}
+                <td data-label={t('console.identities.linked')}>
+                  <Time value={identity.linkedAt} />
+                </td>
+                <td data-label={t('console.identities.lastUsed')}>
+                  <Time value={identity.lastSignInAt} empty={t('console.identities.never')} />
+                </td>
+                <td data-label={t('console.identities.actions')}>
+                  <button type="button" class="button button-small" onClick={() => setRemoving(identity)} aria-label={t('console.identities.removeLabel', { name: identity.displayName })}>
+                    {t('console.identities.remove')}
                   </button>
                 </td>
               </tr>
@@ -77,8 +62,8 @@ export function AccountIdentitiesSection() {
           </tbody>
         </table>
       )}
-      <ConfirmDialog open={removing !== null} title={TEXT.removeTitle} confirmLabel={TEXT.removeConfirm} danger onConfirm={() => (removing ? remove(removing) : Promise.resolve())} onClose={() => setRemoving(null)}>
-        <p>{removing ? TEXT.removeBody(removing.displayName) : ''}</p>
+      <ConfirmDialog open={removing !== null} title={t('console.identities.removeTitle')} confirmLabel={t('console.identities.removeConfirm')} danger onConfirm={() => (removing ? remove(removing) : Promise.resolve())} onClose={() => setRemoving(null)}>
+        <p>{removing ? t('console.identities.removeBody', { name: removing.displayName }) : ''}</p>
       </ConfirmDialog>
     </section>
   );

@@ -7,31 +7,9 @@ import { LoadError, Loading } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Time } from '../components/time.tsx';
 import { useResource } from '../use-resource.ts';
+import { t } from '../i18n.ts';
 
-// The page's English text in one place, ready for the language catalogues.
-const TEXT = {
-  title: 'Assistant grants',
-  intro: 'Every AI assistant (a native client) that someone has connected to their account, and what it may do. Disconnecting one stops its tokens at once; the person is asked again if they connect it later. Only administrators see this page.',
-  loading: 'assistant grants',
-  caption: 'Assistant grants',
-  assistant: 'Assistant',
-  person: 'Person',
-  access: 'May',
-  granted: 'Connected',
-  lastUsed: 'Last used',
-  actions: 'Actions',
-  never: 'never',
-  none: 'No assistant is connected to any account.',
-  more: 'Show older grants',
-  revoke: 'Disconnect',
-  revokeLabel: (grant: AssistantGrant) => `Disconnect ${grant.displayName} from ${grant.account}`,
-  confirmTitle: 'Disconnect this assistant?',
-  confirmButton: 'Disconnect assistant',
-  confirmText: (grant: AssistantGrant) =>
-    `${grant.displayName} can no longer act for ${grant.account}: its access and refresh tokens stop working at once. ${grant.account} can connect it again, and is then asked again what it may do.`,
-  revoked: (grant: AssistantGrant) => `Disconnected ${grant.displayName} from ${grant.account}.`,
-  scope: { 'sesame:read': 'read', 'sesame:write': 'change', 'sesame:admin': 'administer' } as Record<string, string>,
-};
+const SCOPE_KEYS = { 'sesame:read': 'console.assistantGrants.scope.read', 'sesame:write': 'console.assistantGrants.scope.write', 'sesame:admin': 'console.assistantGrants.scope.admin' } as const;
 
 const PAGE_SIZE = 50;
 
@@ -63,63 +41,63 @@ export function AdminAssistantGrantsPage() {
   const revoke = async (grant: AssistantGrant) => {
     await unwrap(api.DELETE('/admin/assistant-grants/{grantId}', { params: { path: { grantId: grant.grantId } } }));
     setRevokedIds([...revokedIds, grant.grantId]);
-    setNotice(TEXT.revoked(grant));
+    setNotice(t('console.assistantGrants.revoked', { assistant: grant.displayName, account: grant.account }));
   };
 
   return (
     <>
-      <PageHeader title={TEXT.title}>
-        <p class="muted">{TEXT.intro}</p>
+      <PageHeader title={t('console.assistantGrants.title')}>
+        <p class="muted">{t('console.assistantGrants.intro')}</p>
       </PageHeader>
       <p class="small success-text" role="status">
         {notice}
       </p>
       {first.error && <LoadError error={first.error} onRetry={() => void first.reload()} />}
-      {!first.data && !first.error && <Loading what={TEXT.loading} />}
-      {first.data && grants.length === 0 && <p class="muted">{TEXT.none}</p>}
+      {!first.data && !first.error && <Loading what={t('console.assistantGrants.loading')} />}
+      {first.data && grants.length === 0 && <p class="muted">{t('console.assistantGrants.none')}</p>}
       {first.data && grants.length > 0 && (
         <table class="data-table">
-          <caption class="visually-hidden">{TEXT.caption}</caption>
+          <caption class="visually-hidden">{t('console.assistantGrants.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">{TEXT.assistant}</th>
-              <th scope="col">{TEXT.person}</th>
-              <th scope="col">{TEXT.access}</th>
-              <th scope="col">{TEXT.granted}</th>
-              <th scope="col">{TEXT.lastUsed}</th>
+              <th scope="col">{t('console.assistantGrants.assistant')}</th>
+              <th scope="col">{t('console.assistantGrants.person')}</th>
+              <th scope="col">{t('console.assistantGrants.access')}</th>
+              <th scope="col">{t('console.assistantGrants.granted')}</th>
+              <th scope="col">{t('console.assistantGrants.lastUsed')}</th>
               <th scope="col">
-                <span class="visually-hidden">{TEXT.actions}</span>
+                <span class="visually-hidden">{t('console.assistantGrants.actions')}</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {grants.map((grant) => (
               <tr key={grant.grantId}>
-                <th scope="row" data-label={TEXT.assistant}>
+                <th scope="row" data-label={t('console.assistantGrants.assistant')}>
                   {grant.displayName}
                   <span class="block small muted">{grant.clientId}</span>
                 </th>
-                <td data-label={TEXT.person}>{grant.account}</td>
-                <td data-label={TEXT.access}>
+                <td data-label={t('console.assistantGrants.person')}>{grant.account}</td>
+                <td data-label={t('console.assistantGrants.access')}>
                   <span class="page-badges">
                     {grant.scopes
-                      .filter((scope) => TEXT.scope[scope])
+                      .filter((scope): scope is keyof typeof SCOPE_KEYS => scope in SCOPE_KEYS)
                       .map((scope) => (
                         <Badge key={scope} tone={scope === 'sesame:read' ? 'neutral' : 'accent'}>
-                          {TEXT.scope[scope]}
+                          {t(SCOPE_KEYS[scope])}
                         </Badge>
                       ))}
                   </span>
                 </td>
-                <td data-label={TEXT.granted}>
+                <td data-label={t('console.assistantGrants.granted')}>
                   <Time value={grant.grantedAt} />
                 </td>
-                <td data-label={TEXT.lastUsed}>
-                  <Time value={grant.lastUsedAt} empty={TEXT.never} />
+                <td data-label={t('console.assistantGrants.lastUsed')}>
+                  <Time value={grant.lastUsedAt} empty={t('console.assistantGrants.never')} />
                 </td>
-                <td data-label={TEXT.actions}>
-                  <button type="button" class="button button-small" onClick={() => setPending(grant)} aria-label={TEXT.revokeLabel(grant)}>
-                    {TEXT.revoke}
+                <td data-label={t('console.assistantGrants.actions')}>
+                  <button type="button" class="button button-small" onClick={() => setPending(grant)} aria-label={t('console.assistantGrants.revokeLabel', { assistant: grant.displayName, account: grant.account })}>
+                    {t('console.assistantGrants.revoke')}
                   </button>
                 </td>
               </tr>
@@ -130,19 +108,19 @@ export function AdminAssistantGrantsPage() {
       {nextBefore && (
         <div class="actions">
           <button type="button" class="button" onClick={() => void showMore()} disabled={loadingMore}>
-            {TEXT.more}
+            {t('console.assistantGrants.more')}
           </button>
         </div>
       )}
       <ConfirmDialog
         open={pending !== null}
-        title={TEXT.confirmTitle}
-        confirmLabel={TEXT.confirmButton}
+        title={t('console.assistantGrants.confirmTitle')}
+        confirmLabel={t('console.assistantGrants.confirmButton')}
         danger
         onConfirm={() => (pending ? revoke(pending) : Promise.resolve())}
         onClose={() => setPending(null)}
       >
-        <p>{pending ? TEXT.confirmText(pending) : ''}</p>
+        <p>{pending ? t('console.assistantGrants.confirmText', { assistant: pending.displayName, account: pending.account }) : ''}</p>
       </ConfirmDialog>
     </>
   );

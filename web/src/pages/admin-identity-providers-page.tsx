@@ -7,39 +7,7 @@ import { LoadError, Loading } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { useResource } from '../use-resource.ts';
 import { IdentityProviderDialog } from './identity-provider-dialog.tsx';
-
-const TEXT = {
-  title: 'Identity providers',
-  intro: 'Other OpenID Connect providers and LDAP directories people sign in through, with the accounts they already have. Client secrets and bind passwords are write-only. Only administrators see this page.',
-  add: 'Add identity provider',
-  loading: 'identity providers',
-  none: 'No identity provider yet: people sign in with their Sesame password only.',
-  caption: 'Identity providers',
-  provider: 'Provider',
-  type: 'Type',
-  newPeople: 'New people',
-  status: 'Status',
-  actions: 'Actions',
-  oidc: 'OpenID Connect',
-  ldap: 'LDAP',
-  create: 'created at first sign-in',
-  existingOnly: 'existing accounts only',
-  enabled: 'enabled',
-  disabled: 'disabled',
-  secretStored: 'secret stored',
-  noSecret: 'no secret',
-  redirectUri: 'Redirect URI to register at the provider:',
-  change: 'Change',
-  changeLabel: (name: string) => `Change ${name}`,
-  remove: 'Remove',
-  removeLabel: (name: string) => `Remove ${name}`,
-  removeTitle: 'Remove this identity provider?',
-  removeConfirm: 'Remove provider',
-  removeBody: 'People can no longer sign in through it, and every account linked through it is unlinked. The people stay; those without a password need one, or another provider, to sign in.',
-  added: (name: string) => `Added ${name}.`,
-  saved: (name: string) => `Saved ${name}.`,
-  removed: (name: string) => `Removed ${name}.`,
-} as const;
+import { t } from '../i18n.ts';
 
 export function AdminIdentityProvidersPage() {
   const providers = useResource('admin-identity-providers', () => unwrap(api.GET('/admin/identity-providers')).then((r) => r.identityProviders));
@@ -52,43 +20,43 @@ export function AdminIdentityProvidersPage() {
     const others = (providers.data ?? []).filter((p) => p.name !== saved.name);
     const known = (providers.data ?? []).some((p) => p.name === saved.name);
     providers.set(known ? (providers.data ?? []).map((p) => (p.name === saved.name ? saved : p)) : [...others, saved]);
-    setNotice(known ? TEXT.saved(saved.displayName) : TEXT.added(saved.displayName));
+    setNotice(t(known ? 'console.identityProviders.saved' : 'console.identityProviders.added', { name: saved.displayName }));
   };
   const remove = async (provider: IdentityProvider) => {
     await unwrap(api.DELETE('/admin/identity-providers/{name}', { params: { path: { name: provider.name } }, body: { expectedVersion: provider.version } }));
     providers.set((providers.data ?? []).filter((p) => p.name !== provider.name));
-    setNotice(TEXT.removed(provider.displayName));
+    setNotice(t('console.identityProviders.removed', { name: provider.displayName }));
   };
 
   return (
     <>
       <PageHeader
-        title={TEXT.title}
+        title={t('console.identityProviders.title')}
         actions={
           <button type="button" class="button button-primary" onClick={() => setEditing({ provider: null })}>
-            {TEXT.add}
+            {t('console.identityProviders.add')}
           </button>
         }
       >
-        <p class="muted">{TEXT.intro}</p>
+        <p class="muted">{t('console.identityProviders.intro')}</p>
       </PageHeader>
       <p class="small success-text" role="status">
         {notice}
       </p>
       {providers.error && <LoadError error={providers.error} onRetry={() => void providers.reload()} />}
-      {!providers.data && !providers.error && <Loading what={TEXT.loading} />}
-      {providers.data && providers.data.length === 0 && <p class="muted">{TEXT.none}</p>}
+      {!providers.data && !providers.error && <Loading what={t('console.identityProviders.loading')} />}
+      {providers.data && providers.data.length === 0 && <p class="muted">{t('console.identityProviders.none')}</p>}
       {providers.data && providers.data.length > 0 && (
         <table class="data-table">
-          <caption class="visually-hidden">{TEXT.caption}</caption>
+          <caption class="visually-hidden">{t('console.identityProviders.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">{TEXT.provider}</th>
-              <th scope="col">{TEXT.type}</th>
-              <th scope="col">{TEXT.newPeople}</th>
-              <th scope="col">{TEXT.status}</th>
+              <th scope="col">{t('console.identityProviders.provider')}</th>
+              <th scope="col">{t('console.identityProviders.type')}</th>
+              <th scope="col">{t('console.identityProviders.newPeople')}</th>
+              <th scope="col">{t('console.identityProviders.status')}</th>
               <th scope="col">
-                <span class="visually-hidden">{TEXT.actions}</span>
+                <span class="visually-hidden">{t('console.identityProviders.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -97,31 +65,31 @@ export function AdminIdentityProvidersPage() {
               const hasSecret = provider.type === 'oidc' ? provider.hasClientSecret : provider.hasBindPassword;
               return (
                 <tr key={provider.name}>
-                  <th scope="row" data-label={TEXT.provider}>
+                  <th scope="row" data-label={t('console.identityProviders.provider')}>
                     {provider.displayName}
                     <span class="block small muted">{provider.name}</span>
                     {provider.type === 'oidc' && (
                       <span class="block small muted">
-                        {TEXT.redirectUri} <code>{`${issuer}/upstream/${provider.name}/callback`}</code>
+                        {t('console.identityProviders.redirectUri')} <code>{`${issuer}/upstream/${provider.name}/callback`}</code>
                       </span>
                     )}
                   </th>
-                  <td data-label={TEXT.type}>
-                    {provider.type === 'oidc' ? TEXT.oidc : TEXT.ldap}
+                  <td data-label={t('console.identityProviders.type')}>
+                    {provider.type === 'oidc' ? 'OpenID Connect' : 'LDAP'}
                     <span class="block small muted">{provider.oidc?.issuer ?? provider.ldap?.url}</span>
                   </td>
-                  <td data-label={TEXT.newPeople}>{provider.provisioning === 'create' ? TEXT.create : TEXT.existingOnly}</td>
-                  <td data-label={TEXT.status}>
-                    <Badge tone={provider.enabled ? 'success' : 'danger'}>{provider.enabled ? TEXT.enabled : TEXT.disabled}</Badge>{' '}
-                    <span class="block small muted">{hasSecret ? TEXT.secretStored : TEXT.noSecret}</span>
+                  <td data-label={t('console.identityProviders.newPeople')}>{provider.provisioning === 'create' ? t('console.identityProviders.create') : t('console.identityProviders.existingOnly')}</td>
+                  <td data-label={t('console.identityProviders.status')}>
+                    <Badge tone={provider.enabled ? 'success' : 'danger'}>{provider.enabled ? t('console.identityProviders.enabled') : t('console.identityProviders.disabled')}</Badge>{' '}
+                    <span class="block small muted">{hasSecret ? t('console.identityProviders.secretStored') : t('console.identityProviders.noSecret')}</span>
                   </td>
-                  <td data-label={TEXT.actions}>
+                  <td data-label={t('console.identityProviders.actions')}>
                     <div class="actions">
-                      <button type="button" class="button button-small" onClick={() => setEditing({ provider })} aria-label={TEXT.changeLabel(provider.displayName)}>
-                        {TEXT.change}
+                      <button type="button" class="button button-small" onClick={() => setEditing({ provider })} aria-label={t('console.identityProviders.changeLabel', { name: provider.displayName })}>
+                        {t('console.identityProviders.change')}
                       </button>
-                      <button type="button" class="button button-small" onClick={() => setRemoving(provider)} aria-label={TEXT.removeLabel(provider.displayName)}>
-                        {TEXT.remove}
+                      <button type="button" class="button button-small" onClick={() => setRemoving(provider)} aria-label={t('console.identityProviders.removeLabel', { name: provider.displayName })}>
+                        {t('console.identityProviders.remove')}
                       </button>
                     </div>
                   </td>
@@ -133,9 +101,9 @@ export function AdminIdentityProvidersPage() {
       )}
 
       <IdentityProviderDialog open={editing !== null} provider={editing?.provider ?? null} onClose={() => setEditing(null)} onSaved={replace} />
-      <ConfirmDialog open={removing !== null} title={TEXT.removeTitle} confirmLabel={TEXT.removeConfirm} danger onConfirm={() => (removing ? remove(removing) : Promise.resolve())} onClose={() => setRemoving(null)}>
+      <ConfirmDialog open={removing !== null} title={t('console.identityProviders.removeTitle')} confirmLabel={t('console.identityProviders.removeConfirm')} danger onConfirm={() => (removing ? remove(removing) : Promise.resolve())} onClose={() => setRemoving(null)}>
         <p>
-          <strong>{removing?.displayName}</strong> ({removing?.name}): {TEXT.removeBody}
+          <strong>{removing?.displayName}</strong> ({removing?.name}): {t('console.identityProviders.removeBody')}
         </p>
       </ConfirmDialog>
     </>

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { t } from '../i18n.ts';
+import { t, tWith } from '../i18n.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
@@ -32,14 +32,14 @@ export function AdminUsersPage() {
   return (
     <>
       <PageHeader
-        title="Users"
+        title={t('console.users.title')}
         actions={
           <button type="button" class="button button-primary" onClick={() => setCreating(true)}>
-            New user
+            {t('console.users.new')}
           </button>
         }
       >
-        <p class="muted">Everyone who can sign in to Sesame: to applications, to this console and to the Agent API. Only administrators see this page.</p>
+        <p class="muted">{t('console.users.intro')}</p>
       </PageHeader>
       <p class="small success-text" role="status">
         {notice}
@@ -48,14 +48,14 @@ export function AdminUsersPage() {
       {!users.data && !users.error && <Loading what={t('console.what.users')} />}
       {users.data && (
         <table class="data-table">
-          <caption class="visually-hidden">Users</caption>
+          <caption class="visually-hidden">{t('console.users.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">User</th>
-              <th scope="col">Email</th>
-              <th scope="col">Status</th>
+              <th scope="col">{t('console.users.user')}</th>
+              <th scope="col">{t('console.users.email')}</th>
+              <th scope="col">{t('console.users.status')}</th>
               <th scope="col">
-                <span class="visually-hidden">Actions</span>
+                <span class="visually-hidden">{t('console.users.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -64,19 +64,19 @@ export function AdminUsersPage() {
               const self = user.subjectId === me?.subjectId;
               return (
                 <tr key={user.subjectId}>
-                  <th scope="row" data-label="User">
+                  <th scope="row" data-label={t('console.users.user')}>
                     {user.displayName}
-                    {self && <span class="muted"> (you)</span>} {user.isAdmin && <Badge tone="accent">admin</Badge>}
+                    {self && <span class="muted"> {t('console.users.you')}</span>} {user.isAdmin && <Badge tone="accent">{t('console.admin')}</Badge>}
                     <span class="block small muted">{user.account}</span>
                   </th>
-                  <td data-label="Email">{user.email ?? <span class="muted">none</span>}</td>
-                  <td data-label="Status">
-                    <Badge tone={user.status === 'active' ? 'success' : 'danger'}>{user.status}</Badge>
+                  <td data-label={t('console.users.email')}>{user.email ?? <span class="muted">{t('console.users.noEmail')}</span>}</td>
+                  <td data-label={t('console.users.status')}>
+                    <Badge tone={user.status === 'active' ? 'success' : 'danger'}>{t(user.status === 'active' ? 'console.users.active' : 'console.users.disabled')}</Badge>
                   </td>
-                  <td data-label="Actions">
+                  <td data-label={t('console.users.actions')}>
                     <div class="actions">
-                      <button type="button" class="button button-small" onClick={() => setResetting(user)} aria-label={`Reset password of ${user.account}`}>
-                        Reset password
+                      <button type="button" class="button button-small" onClick={() => setResetting(user)} aria-label={t('console.users.resetLabel', { account: user.account })}>
+                        {t('console.users.reset')}
                       </button>
                       {!self && (
                         <>
@@ -84,17 +84,17 @@ export function AdminUsersPage() {
                             type="button"
                             class="button button-small"
                             onClick={() => setPending({ user, kind: 'admin' })}
-                            aria-label={user.isAdmin ? `Withdraw admin from ${user.account}` : `Make admin: ${user.account}`}
+                            aria-label={t(user.isAdmin ? 'console.users.withdrawAdminLabel' : 'console.users.makeAdminLabel', { account: user.account })}
                           >
-                            {user.isAdmin ? 'Withdraw admin' : 'Make admin'}
+                            {t(user.isAdmin ? 'console.users.withdrawAdmin' : 'console.users.makeAdmin')}
                           </button>
                           <button
                             type="button"
                             class="button button-small"
                             onClick={() => setPending({ user, kind: 'status' })}
-                            aria-label={user.status === 'active' ? `Disable ${user.account}` : `Enable ${user.account}`}
+                            aria-label={t(user.status === 'active' ? 'console.users.disableLabel' : 'console.users.enableLabel', { account: user.account })}
                           >
-                            {user.status === 'active' ? 'Disable' : 'Enable'}
+                            {t(user.status === 'active' ? 'console.users.disable' : 'console.users.enable')}
                           </button>
                         </>
                       )}
@@ -106,52 +106,36 @@ export function AdminUsersPage() {
           </tbody>
         </table>
       )}
-      <p class="small muted">You cannot disable yourself or withdraw your own admin rights; another administrator can.</p>
+      <p class="small muted">{t('console.users.notYourself')}</p>
 
       <CreateUserDialog
         open={creating}
         onClose={() => setCreating(false)}
         onCreated={(user) => {
           users.set([...(users.data ?? []), user].sort((a, b) => a.account.localeCompare(b.account)));
-          setNotice(`Created ${user.account}.`);
+          setNotice(t('console.users.created', { account: user.account }));
         }}
       />
-      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} onDone={(user) => setNotice(`Set a new password for ${user.account}; their sessions were ended.`)} />
+      <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} onDone={(user) => setNotice(t('console.users.passwordSet', { account: user.account }))} />
       <ConfirmDialog
         open={pending?.kind === 'status'}
-        title={disabling ? 'Disable this user?' : 'Enable this user?'}
-        confirmLabel={disabling ? 'Disable user' : 'Enable user'}
+        title={t(disabling ? 'console.users.disableTitle' : 'console.users.enableTitle')}
+        confirmLabel={t(disabling ? 'console.users.disableConfirm' : 'console.users.enableConfirm')}
         danger={disabling}
         onConfirm={() => (target ? update(target, { status: disabling ? 'disabled' : 'active' }) : Promise.resolve())}
         onClose={() => setPending(null)}
       >
-        {disabling ? (
-          <p>
-            <strong>{target?.displayName}</strong> ({target?.account}) can no longer sign in anywhere, and their console and Agent API sessions end at once.
-          </p>
-        ) : (
-          <p>
-            <strong>{target?.displayName}</strong> ({target?.account}) can sign in again with their current password.
-          </p>
-        )}
+        <p>{tWith(disabling ? 'console.users.disableText' : 'console.users.enableText', { name: <strong>{target?.displayName}</strong>, account: target?.account })}</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={pending?.kind === 'admin'}
-        title={withdrawing ? 'Withdraw admin rights?' : 'Make this user an administrator?'}
-        confirmLabel={withdrawing ? 'Withdraw admin' : 'Make admin'}
+        title={t(withdrawing ? 'console.users.withdrawTitle' : 'console.users.makeAdminTitle')}
+        confirmLabel={t(withdrawing ? 'console.users.withdrawAdmin' : 'console.users.makeAdmin')}
         danger={!withdrawing}
         onConfirm={() => (target ? update(target, { isAdmin: !withdrawing }) : Promise.resolve())}
         onClose={() => setPending(null)}
       >
-        {withdrawing ? (
-          <p>
-            <strong>{target?.displayName}</strong> keeps their project memberships but no longer manages users or acts as owner everywhere.
-          </p>
-        ) : (
-          <p>
-            <strong>{target?.displayName}</strong> will manage all users and act as owner on every project, including ones they are not a member of.
-          </p>
-        )}
+        <p>{tWith(withdrawing ? 'console.users.withdrawText' : 'console.users.makeAdminText', { name: <strong>{target?.displayName}</strong> })}</p>
       </ConfirmDialog>
     </>
   );

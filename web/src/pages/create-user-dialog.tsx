@@ -6,9 +6,10 @@ import { STUDENT_STATUSES, type StudentStatus } from '../../../src/domain/client
 import { Field, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
+import { t } from '../i18n.ts';
 
 const EMPTY = { account: '', displayName: '', email: '', password: '', invite: false, isAdmin: false, studentStatus: 'unknown' as StudentStatus };
-const STUDENT_STATUS_LABELS: Record<StudentStatus, string> = { active: 'active student', not_student: 'not a student', unknown: 'unknown' };
+const STUDENT_STATUS_LABELS = { active: 'console.createUser.student.active', not_student: 'console.createUser.student.not_student', unknown: 'console.createUser.student.unknown' } as const satisfies Record<StudentStatus, string>;
 
 export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (user: AdminUser) => void }) {
   const [form, setForm] = useState(EMPTY);
@@ -47,21 +48,21 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
   };
 
   return (
-    <Dialog open={open} title="New user" onClose={close}>
+    <Dialog open={open} title={t('console.createUser.title')} onClose={close}>
       <form onSubmit={submit} noValidate>
         <FormError error={error} fieldsShown />
         <TextField
-          label="Account"
+          label={t('console.createUser.account')}
           value={form.account}
           onValue={(account) => set({ account })}
           autoCapitalize="none"
           spellcheck={false}
           autoComplete="off"
-          hint="What they type to sign in: letters, digits and . _ @ + -"
+          hint={t('console.createUser.accountHint')}
           error={fieldErrors.account}
         />
-        <TextField label="Display name" value={form.displayName} onValue={(displayName) => set({ displayName })} error={fieldErrors.displayName} />
-        <TextField label={form.invite ? 'Email' : 'Email (optional)'} type="email" value={form.email} onValue={(email) => set({ email })} error={fieldErrors.email} />
+        <TextField label={t('console.createUser.displayName')} value={form.displayName} onValue={(displayName) => set({ displayName })} error={fieldErrors.displayName} />
+        <TextField label={t(form.invite ? 'console.createUser.email' : 'console.createUser.emailOptional')} type="email" value={form.email} onValue={(email) => set({ email })} error={fieldErrors.email} />
         <div class="check">
           <input
             type="checkbox"
@@ -70,7 +71,7 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
             onChange={(e) => set({ invite: e.currentTarget.checked })}
             aria-describedby={fieldErrors.invite ? 'new-user-invite-error' : undefined}
           />
-          <label for="new-user-invite">Send an invitation by mail (they choose their own password within 72 hours)</label>
+          <label for="new-user-invite">{t('console.createUser.invite')}</label>
         </div>
         {fieldErrors.invite && (
           <p class="field-error" id="new-user-invite-error">
@@ -79,21 +80,21 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
         )}
         {!form.invite && (
           <TextField
-            label="Initial password"
+            label={t('console.createUser.password')}
             type="password"
             autoComplete="new-password"
             value={form.password}
             onValue={(password) => set({ password })}
-            hint="Give it to them over a safe channel."
+            hint={t('console.createUser.passwordHint')}
             error={fieldErrors.password}
           />
         )}
-        <Field label="Student status" hint="Released as the student_status claim to clients granted the student scope." error={fieldErrors.studentStatus}>
+        <Field label={t('console.createUser.studentStatus')} hint={t('console.createUser.studentStatusHint')} error={fieldErrors.studentStatus}>
           {(control) => (
             <select {...control} value={form.studentStatus} onChange={(e) => set({ studentStatus: e.currentTarget.value as StudentStatus })}>
               {STUDENT_STATUSES.map((status) => (
                 <option key={status} value={status}>
-                  {STUDENT_STATUS_LABELS[status]}
+                  {t(STUDENT_STATUS_LABELS[status])}
                 </option>
               ))}
             </select>
@@ -101,14 +102,14 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
         </Field>
         <div class="check">
           <input type="checkbox" id="new-user-admin" checked={form.isAdmin} onChange={(e) => set({ isAdmin: e.currentTarget.checked })} />
-          <label for="new-user-admin">Administrator (manages users, acts as owner on every project)</label>
+          <label for="new-user-admin">{t('console.createUser.admin')}</label>
         </div>
         <div class="actions dialog-actions">
           <button type="button" class="button" onClick={close}>
-            Cancel
+            {t('console.createUser.cancel')}
           </button>
           <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? 'Creating…' : form.invite ? 'Create and invite' : 'Create user'}
+            {t(busy ? 'console.createUser.busy' : form.invite ? 'console.createUser.submitInvite' : 'console.createUser.submit')}
           </button>
         </div>
       </form>

@@ -5,53 +5,7 @@ import { Dialog } from '../components/dialog.tsx';
 import { Field, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
-
-const TEXT = {
-  addTitle: 'Add identity provider',
-  editTitle: (name: string) => `Change ${name}`,
-  type: 'Type',
-  typeOidc: 'OpenID Connect provider',
-  typeLdap: 'LDAP directory',
-  name: 'Name',
-  nameHint: 'A short slug, fixed once added: lower-case letters, digits and -. Part of the redirect URI.',
-  displayName: 'Display name',
-  displayNameHint: 'The login page shows "Continue with" and this name.',
-  enabled: 'Enabled (shown on the login page and used at sign-in)',
-  provisioning: 'New people',
-  provisioningCreate: 'Create them at their first sign-in',
-  provisioningExisting: 'Only people who already have a Sesame account',
-  linkByEmail: 'Link a first sign-in to the person with the same verified email (only when the provider verified it too)',
-  domains: 'Allowed email domains (optional)',
-  domainsHint: 'Separated by commas, e.g. example.edu, alumni.example.edu. Empty: every domain.',
-  issuer: 'Issuer URL',
-  issuerHint: 'Sesame reads its discovery document when you save.',
-  clientId: 'Client id at the provider',
-  clientSecret: 'Client secret at the provider',
-  bindPassword: 'Bind password',
-  secretKeepHint: 'Stored encrypted and never shown again. Leave empty to keep the stored one.',
-  secretNewHint: 'Stored encrypted and never shown again.',
-  scopes: 'Scopes',
-  scopesHint: 'Separated by spaces; must include openid.',
-  claimAccount: 'Claim giving the account name',
-  claimDisplayName: 'Claim giving the display name',
-  claimEmail: 'Claim giving the email',
-  claimEmailVerified: 'Claim saying the email is verified',
-  url: 'Directory URL',
-  urlHint: 'ldap:// or ldaps://',
-  startTls: 'Upgrade ldap:// with StartTLS',
-  bindDn: 'Bind DN',
-  searchBase: 'User search base',
-  searchFilter: 'User search filter',
-  searchFilterHint: '{account} is replaced by the escaped account name.',
-  attrAccount: 'Attribute giving the account name',
-  attrDisplayName: 'Attribute giving the display name',
-  attrEmail: 'Attribute giving the email',
-  adminGroup: 'Administrators group DN (optional)',
-  cancel: 'Cancel',
-  save: 'Save',
-  add: 'Add provider',
-  saving: 'Saving…',
-} as const;
+import { t } from '../i18n.ts';
 
 interface FormState {
   type: 'oidc' | 'ldap';
@@ -161,76 +115,76 @@ export function IdentityProviderDialog({ open, provider, onClose, onSaved }: { o
   };
 
   const hasSecret = provider ? (provider.type === 'oidc' ? provider.hasClientSecret : provider.hasBindPassword) : false;
-  const secretHint = hasSecret ? TEXT.secretKeepHint : TEXT.secretNewHint;
+  const secretHint = hasSecret ? t('console.identityProviderForm.secretKeepHint') : t('console.identityProviderForm.secretNewHint');
   return (
-    <Dialog open={open} title={provider ? TEXT.editTitle(provider.displayName) : TEXT.addTitle} onClose={close} wide>
+    <Dialog open={open} title={provider ? t('console.identityProviderForm.editTitle', { name: provider.displayName }) : t('console.identityProviderForm.addTitle')} onClose={close} wide>
       <form onSubmit={submit} noValidate>
         <FormError error={error} fieldsShown />
         {!provider && (
           <>
-            <Field label={TEXT.type} error={fieldError('type')}>
+            <Field label={t('console.identityProviderForm.type')} error={fieldError('type')}>
               {(control) => (
                 <select {...control} value={form.type} onChange={(e) => set({ type: e.currentTarget.value as FormState['type'] })}>
-                  <option value="oidc">{TEXT.typeOidc}</option>
-                  <option value="ldap">{TEXT.typeLdap}</option>
+                  <option value="oidc">{t('console.identityProviderForm.typeOidc')}</option>
+                  <option value="ldap">{t('console.identityProviderForm.typeLdap')}</option>
                 </select>
               )}
             </Field>
-            <TextField label={TEXT.name} value={form.name} onValue={(name) => set({ name })} hint={TEXT.nameHint} autoCapitalize="none" spellcheck={false} autoComplete="off" error={fieldError('name')} />
+            <TextField label={t('console.identityProviderForm.name')} value={form.name} onValue={(name) => set({ name })} hint={t('console.identityProviderForm.nameHint')} autoCapitalize="none" spellcheck={false} autoComplete="off" error={fieldError('name')} />
           </>
         )}
-        <TextField label={TEXT.displayName} value={form.displayName} onValue={(displayName) => set({ displayName })} hint={TEXT.displayNameHint} error={fieldError('displayName')} />
+        <TextField label={t('console.identityProviderForm.displayName')} value={form.displayName} onValue={(displayName) => set({ displayName })} hint={t('console.identityProviderForm.displayNameHint')} error={fieldError('displayName')} />
         <div class="check">
           <input type="checkbox" id="idp-enabled" checked={form.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
-          <label for="idp-enabled">{TEXT.enabled}</label>
+          <label for="idp-enabled">{t('console.identityProviderForm.enabled')}</label>
         </div>
-        <Field label={TEXT.provisioning} error={fieldError('provisioning')}>
+        <Field label={t('console.identityProviderForm.provisioning')} error={fieldError('provisioning')}>
           {(control) => (
             <select {...control} value={form.provisioning} onChange={(e) => set({ provisioning: e.currentTarget.value as FormState['provisioning'] })}>
-              <option value="create">{TEXT.provisioningCreate}</option>
-              <option value="existing_only">{TEXT.provisioningExisting}</option>
+              <option value="create">{t('console.identityProviderForm.provisioningCreate')}</option>
+              <option value="existing_only">{t('console.identityProviderForm.provisioningExisting')}</option>
             </select>
           )}
         </Field>
         <div class="check">
           <input type="checkbox" id="idp-link-email" checked={form.linkByVerifiedEmail} onChange={(e) => set({ linkByVerifiedEmail: e.currentTarget.checked })} />
-          <label for="idp-link-email">{TEXT.linkByEmail}</label>
+          <label for="idp-link-email">{t('console.identityProviderForm.linkByEmail')}</label>
         </div>
-        <TextField label={TEXT.domains} value={form.domains} onValue={(domains) => set({ domains })} hint={TEXT.domainsHint} error={Object.entries(errors).find(([key]) => key.startsWith('allowedEmailDomains'))?.[1]} />
+        <TextField label={t('console.identityProviderForm.domains')} value={form.domains} onValue={(domains) => set({ domains })} hint={t('console.identityProviderForm.domainsHint')} error={Object.entries(errors).find(([key]) => key.startsWith('allowedEmailDomains'))?.[1]} />
         {form.type === 'oidc' ? (
           <>
-            <TextField label={TEXT.issuer} value={form.issuer} onValue={(issuer) => set({ issuer })} hint={TEXT.issuerHint} autoComplete="off" error={fieldError('oidc.issuer', 'oidc')} />
-            <TextField label={TEXT.clientId} value={form.clientId} onValue={(clientId) => set({ clientId })} autoComplete="off" error={fieldError('oidc.clientId')} />
-            <TextField label={TEXT.clientSecret} type="password" value={form.secret} onValue={(secret) => set({ secret })} hint={secretHint} autoComplete="new-password" error={fieldError('oidc.clientSecret')} />
-            <TextField label={TEXT.scopes} value={form.scopes} onValue={(scopes) => set({ scopes })} hint={TEXT.scopesHint} error={fieldError('oidc.scopes')} />
-            <TextField label={TEXT.claimAccount} value={form.claimAccount} onValue={(claimAccount) => set({ claimAccount })} error={fieldError('oidc.claims.account')} />
-            <TextField label={TEXT.claimDisplayName} value={form.claimDisplayName} onValue={(claimDisplayName) => set({ claimDisplayName })} error={fieldError('oidc.claims.displayName')} />
-            <TextField label={TEXT.claimEmail} value={form.claimEmail} onValue={(claimEmail) => set({ claimEmail })} error={fieldError('oidc.claims.email')} />
-            <TextField label={TEXT.claimEmailVerified} value={form.claimEmailVerified} onValue={(claimEmailVerified) => set({ claimEmailVerified })} error={fieldError('oidc.claims.emailVerified')} />
+            <TextField label={t('console.identityProviderForm.issuer')} value={form.issuer} onValue={(issuer) => set({ issuer })} hint={t('console.identityProviderForm.issuerHint')} autoComplete="off" error={fieldError('oidc.issuer', 'oidc')} />
+            <TextField label={t('console.identityProviderForm.clientId')} value={form.clientId} onValue={(clientId) => set({ clientId })} autoComplete="off" error={fieldError('oidc.clientId')} />
+            <TextField label={t('console.identityProviderForm.clientSecret')} type="password" value={form.secret} onValue={(secret) => set({ secret })} hint={secretHint} autoComplete="new-password" error={fieldError('oidc.clientSecret')} />
+            <TextField label={t('console.identityProviderForm.scopes')} value={form.scopes} onValue={(scopes) => set({ scopes })} hint={t('console.identityProviderForm.scopesHint')} error={fieldError('oidc.scopes')} />
+            <TextField label={t('console.identityProviderForm.claimAccount')} value={form.claimAccount} onValue={(claimAccount) => set({ claimAccount })} error={fieldError('oidc.claims.account')} />
+            <TextField label={t('console.identityProviderForm.claimDisplayName')} value={form.claimDisplayName} onValue={(claimDisplayName) => set({ claimDisplayName })} error={fieldError('oidc.claims.displayName')} />
+            <TextField label={t('console.identityProviderForm.claimEmail')} value={form.claimEmail} onValue={(claimEmail) => set({ claimEmail })} error={fieldError('oidc.claims.email')} />
+            <TextField label={t('console.identityProviderForm.claimEmailVerified')} value={form.claimEmailVerified} onValue={(claimEmailVerified) => set({ claimEmailVerified })} error={fieldError('oidc.claims.emailVerified')} />
           </>
         ) : (
           <>
-            <TextField label={TEXT.url} value={form.url} onValue={(url) => set({ url })} hint={TEXT.urlHint} autoComplete="off" error={fieldError('ldap.url', 'ldap')} />
+            <TextField label={t('console.identityProviderForm.url')} value={form.url} onValue={(url) => set({ url })} hint={t('console.identityProviderForm.urlHint')} autoComplete="off" error={fieldError('ldap.url', 'ldap')} />
             <div class="check">
               <input type="checkbox" id="idp-starttls" checked={form.startTls} onChange={(e) => set({ startTls: e.currentTarget.checked })} />
-              <label for="idp-starttls">{TEXT.startTls}</label>
+              <label for="idp-starttls">{t('console.identityProviderForm.startTls')}</label>
             </div>
-            <TextField label={TEXT.bindDn} value={form.bindDn} onValue={(bindDn) => set({ bindDn })} autoComplete="off" error={fieldError('ldap.bindDn')} />
-            <TextField label={TEXT.bindPassword} type="password" value={form.secret} onValue={(secret) => set({ secret })} hint={secretHint} autoComplete="new-password" error={fieldError('ldap.bindPassword')} />
-            <TextField label={TEXT.searchBase} value={form.userSearchBase} onValue={(userSearchBase) => set({ userSearchBase })} error={fieldError('ldap.userSearchBase')} />
-            <TextField label={TEXT.searchFilter} value={form.userSearchFilter} onValue={(userSearchFilter) => set({ userSearchFilter })} hint={TEXT.searchFilterHint} error={fieldError('ldap.userSearchFilter')} />
-            <TextField label={TEXT.attrAccount} value={form.attrAccount} onValue={(attrAccount) => set({ attrAccount })} error={fieldError('ldap.attributes.account')} />
-            <TextField label={TEXT.attrDisplayName} value={form.attrDisplayName} onValue={(attrDisplayName) => set({ attrDisplayName })} error={fieldError('ldap.attributes.displayName')} />
-            <TextField label={TEXT.attrEmail} value={form.attrEmail} onValue={(attrEmail) => set({ attrEmail })} error={fieldError('ldap.attributes.email')} />
-            <TextField label={TEXT.adminGroup} value={form.adminGroupDn} onValue={(adminGroupDn) => set({ adminGroupDn })} error={fieldError('ldap.adminGroupDn')} />
+            <TextField label={t('console.identityProviderForm.bindDn')} value={form.bindDn} onValue={(bindDn) => set({ bindDn })} autoComplete="off" error={fieldError('ldap.bindDn')} />
+            <TextField label={t('console.identityProviderForm.bindPassword')} type="password" value={form.secret} onValue={(secret) => set({ secret })} hint={secretHint} autoComplete="new-password" error={fieldError('ldap.bindPassword')} />
+            <TextField label={t('console.identityProviderForm.searchBase')} value={form.userSearchBase} onValue={(userSearchBase) => set({ userSearchBase })} error={fieldError('ldap.userSearchBase')} />
+            <TextField label={t('console.identityProviderForm.searchFilter')} value={form.userSearchFilter} onValue={(userSearchFilter) => set({ userSearchFilter })} hint={t('console.identityProviderForm.searchFilterHint')} error={fieldError('ldap.userSearchFilter')} />
+            <TextField label={t('console.identityProviderForm.attrAccount')} value={form.attrAccount} onValue={(attrAccount) => set({ attrAccount })} error={fieldError('ldap.attributes.account')} />
+            <TextField label={t('console.identityProviderForm.attrDisplayName')} value={form.attrDisplayName} onValue={(attrDisplayName) => set({ attrDisplayName })} error={fieldError('ldap.attributes.displayName')} />
+            <TextField label={t('console.identityProviderForm.attrEmail')} value={form.attrEmail} onValue={(attrEmail) => set({ attrEmail })} error={fieldError('ldap.attributes.email')} />
+            <TextField label={t('console.identityProviderForm.adminGroup')} value={form.adminGroupDn} onValue={(adminGroupDn) => set({ adminGroupDn })} error={fieldError('ldap.adminGroupDn')} />
           </>
         )}
         <div class="actions dialog-actions">
           <button type="button" class="button" onClick={close}>
-            {TEXT.cancel}
+            {t('console.identityProviderForm.cancel')}
           </button>
           <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? TEXT.saving : provider ? TEXT.save : TEXT.add}
+            {busy ? t('console.identityProviderForm.saving') : provider ? t('console.identityProviderForm.save') : t('console.identityProviderForm.add')}
           </button>
         </div>
       </form>

@@ -1,11 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { signInWithPasskey } from '../session.ts';
+import { t } from '../i18n.ts';
 
-const TEXT = {
-  button: 'Use a passkey',
-  busy: 'Waiting for your passkey…',
-  failed: 'Your passkey did not sign you in. Try again, or use your account and password.',
-};
 
 /** The console sign-in page's passkey button: shown only where the browser has WebAuthn. */
 export function PasskeySignIn({ onSignedIn, disabled }: { onSignedIn: () => void; disabled: boolean }) {
@@ -36,11 +32,11 @@ export function PasskeySignIn({ onSignedIn, disabled }: { onSignedIn: () => void
     <div class="passkey-sign-in">
       {failed && (
         <div class="alert alert-error" role="alert">
-          {TEXT.failed}
+          {t('console.passkeySignIn.failed')}
         </div>
       )}
       <button type="button" class="button" disabled={disabled || busy} onClick={() => void start()}>
-        {busy ? TEXT.busy : TEXT.button}
+        {busy ? t('console.passkeySignIn.busy') : t('console.passkeySignIn.button')}
       </button>
     </div>
   );

@@ -1,11 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { relyingPartyRecipe } from '../../../src/domain/relying-party-recipe.ts';
 import type { Client } from '../api/types.ts';
+import { t } from '../i18n.ts';
 
-const TEXT = {
-  heading: 'Sign people in with this client',
-  intro: 'What the application needs, step by step (the Agent API guide gives assistants the same recipe).',
-};
 
 /** `code` spans of the recipe's text as <code> elements. */
 function withCode(text: string): ComponentChildren {
@@ -17,8 +14,8 @@ export function RelyingPartyRecipe({ client, issuer }: { client: Client; issuer:
   const steps = relyingPartyRecipe(issuer, client);
   return (
     <section aria-labelledby="relying-party-recipe">
-      <h4 id="relying-party-recipe">{TEXT.heading}</h4>
-      <p class="muted small">{TEXT.intro}</p>
+      <h4 id="relying-party-recipe">{t('console.recipe.heading')}</h4>
+      <p class="muted small">{t('console.recipe.intro')}</p>
       <ol class="recipe">
         {steps.map((step) => (
           <li key={step.title}>

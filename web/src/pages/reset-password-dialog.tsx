@@ -5,6 +5,7 @@ import { Dialog } from '../components/dialog.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
+import { t } from '../i18n.ts';
 
 export function ResetPasswordDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: (user: AdminUser) => void }) {
   const [password, setPassword] = useState('');
@@ -33,24 +34,24 @@ export function ResetPasswordDialog({ user, onClose, onDone }: { user: AdminUser
   };
 
   return (
-    <Dialog open={user !== null} title={`New password for ${user?.account ?? ''}`} onClose={close}>
+    <Dialog open={user !== null} title={t('console.resetPassword.title', { account: user?.account ?? '' })} onClose={close}>
       <form onSubmit={submit} noValidate>
         <FormError error={error} fieldsShown />
         <TextField
-          label="New password"
+          label={t('console.resetPassword.label')}
           type="password"
           autoComplete="new-password"
           value={password}
           onValue={setPassword}
-          hint="Their console and Agent API sessions end at once; give them the new password over a safe channel."
+          hint={t('console.resetPassword.hint')}
           error={error?.fieldErrors.password}
         />
         <div class="actions dialog-actions">
           <button type="button" class="button" onClick={close}>
-            Cancel
+            {t('console.createUser.cancel')}
           </button>
           <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Set password'}
+            {t(busy ? 'console.resetPassword.busy' : 'console.resetPassword.submit')}
           </button>
         </div>
       </form>

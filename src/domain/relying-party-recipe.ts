@@ -11,9 +11,27 @@ export interface RecipeClient {
   requirePkce: boolean;
 }
 
+/** Which step, and which wording of it: lets the console say the same in another language from `values`. */
+export type RecipeStepId =
+  | 'discovery'
+  | 'authorization'
+  | 'authorizationPkceOptional'
+  | 'tokenWeb'
+  | 'tokenPublic'
+  | 'tokenAny'
+  | 'claims'
+  | 'refreshSpa'
+  | 'refreshNone'
+  | 'refreshRotating'
+  | 'refreshRotatingAny'
+  | 'signOut';
+
 export interface RecipeStep {
+  id: RecipeStepId;
   title: string;
   text: string;
+  /** The names and values the text mentions (issuer, client id, scopes, claims), code already in backticks. */
+  values: Record<string, string>;
 }
 
 const code = (text: string) => `\`${text}\``;
@@ -46,12 +64,17 @@ export function relyingPartyRecipe(issuer: string, client?: RecipeClient): Recip
         ? `send \`client_id\` in the body and no secret (a ${type} client is public: \`none\`)`
         : 'a `web` client authenticates with `client_secret_basic` (HTTP Basic: the client id and the secret, each form-URL-encoded first; never `client_secret_post`); a `spa` or `native` client sends `client_id` in the body and no secret';
 
+  const claimsOf = Object.fromEntries(USERINFO_SCOPES.map((scope) => [scope, list(CLAIMS_BY_SCOPE[scope])]));
   const steps: RecipeStep[] = [
     {
+      id: 'discovery',
+      values: { issuer: code(issuer), configuration: code(`${issuer}/.well-known/openid-configuration`) },
       title: 'Discovery',
       text: `Give your OpenID Connect library the issuer ${code(issuer)}; it reads ${code(`${issuer}/.well-known/openid-configuration`)} for the endpoints and signing keys. Do not hard-code endpoints.`,
     },
     {
+      id: pkceOptional ? 'authorizationPkceOptional' : 'authorization',
+      values: { clientId, scopes: code(`scope=${scopes.join(' ')}`) },
       title: 'Authorization request',
       text:
         `Send the browser to the \`authorization_endpoint\` with \`response_type=code\`, \`client_id\`=${clientId}, a \`redirect_uri\` exactly as registered, ` +
@@ -59,10 +82,14 @@ export function relyingPartyRecipe(issuer: string, client?: RecipeClient): Recip
         (pkceOptional ? '; PKCE is optional for this client, and still recommended.' : '.'),
     },
     {
+      id: type === 'web' ? 'tokenWeb' : type === 'spa' || type === 'native' ? 'tokenPublic' : 'tokenAny',
+      values: type === 'spa' || type === 'native' ? { type } : {},
       title: 'Token request',
       text: `Your redirect URI receives \`code\` and \`state\` (check \`state\`). POST to the \`token_endpoint\` with \`grant_type=authorization_code\`, the \`code\`, the same \`redirect_uri\` and the \`code_verifier\`; ${tokenRequest}.`,
     },
     {
+      id: 'claims',
+      values: { idTokenClaims: list(ID_TOKEN_CLAIMS), ...claimsOf },
       title: 'Claims',
       text:
         `The ID token (check its signature, \`iss\`, \`aud\` and \`nonce\`) carries ${list(ID_TOKEN_CLAIMS)}: \`sub\` is the person's stable identifier, the key to store. It carries no profile data: ` +
@@ -72,19 +99,25 @@ export function relyingPartyRecipe(issuer: string, client?: RecipeClient): Recip
     },
   ];
   if (type === 'spa') {
-    steps.push({ title: 'Refresh tokens', text: 'A `spa` client never gets a refresh token: when the tokens expire, send the browser to the authorization endpoint again (`prompt=none` signs in without a page while the person\'s Sesame session lasts).' });
+    steps.push({ id: 'refreshSpa', values: {}, title: 'Refresh tokens', text: 'A `spa` client never gets a refresh token: when the tokens expire, send the browser to the authorization endpoint again (`prompt=none` signs in without a page while the person\'s Sesame session lasts).' });
   } else if (!refresh) {
     steps.push({
+      id: 'refreshNone',
+      values: {},
       title: 'Refresh tokens',
       text: `This client has no \`offline_access\` in its \`scopeWhitelist\`, so it gets no refresh token; add it with a new revision if the application must act while the person is away. ${REFRESH_TOKEN_RULE}`,
     });
   } else {
     steps.push({
+      id: type === undefined ? 'refreshRotatingAny' : 'refreshRotating',
+      values: {},
       title: 'Refresh tokens',
       text: `${REFRESH_TOKEN_RULE} Every refresh (\`grant_type=refresh_token\`) returns a new refresh token and spends the old one; presenting a spent one ends the whole grant.${type === undefined ? ' A `spa` client never gets one.' : ''}`,
     });
   }
   steps.push({
+    id: 'signOut',
+    values: {},
     title: 'Sign-out',
     text: 'Send the browser to the `end_session_endpoint` with `id_token_hint` (the ID token you received) and a registered `post_logout_redirect_uri`.',
   });

@@ -31,10 +31,14 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
                 {t('console.nav.users')}
               </Link>
             )}
-            {user.isAdmin && <Link to="/admin/assistant-grants" aria-current={path.startsWith('/admin/assistant-grants') ? 'page' : undefined}>Assistant grants</Link>}
+            {user.isAdmin && (
+              <Link to="/admin/assistant-grants" aria-current={path.startsWith('/admin/assistant-grants') ? 'page' : undefined}>
+                {t('console.nav.assistantGrants')}
+              </Link>
+            )}
             {user.isAdmin && (
               <Link to="/admin/identity-providers" aria-current={path.startsWith('/admin/identity-providers') ? 'page' : undefined}>
-                Identity providers
+                {t('console.nav.identityProviders')}
               </Link>
             )}
           </nav>

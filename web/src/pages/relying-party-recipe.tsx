@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { relyingPartyRecipe } from '../../../src/domain/relying-party-recipe.ts';
 import type { Client } from '../api/types.ts';
-import { t } from '../i18n.ts';
-
+import { currentLocale, t } from '../i18n.ts';
+import { recipeStepIn } from '../recipe-text.ts';
 
 /** `code` spans of the recipe's text as <code> elements. */
 function withCode(text: string): ComponentChildren {
@@ -11,7 +11,7 @@ function withCode(text: string): ComponentChildren {
 
 /** The relying-party recipe for this client: discovery, PKCE, client authentication, refresh tokens, claims. */
 export function RelyingPartyRecipe({ client, issuer }: { client: Client; issuer: string }) {
-  const steps = relyingPartyRecipe(issuer, client);
+  const steps = relyingPartyRecipe(issuer, client).map((step) => recipeStepIn(currentLocale(), step));
   return (
     <section aria-labelledby="relying-party-recipe">
       <h4 id="relying-party-recipe">{t('console.recipe.heading')}</h4>
@@ -19,7 +19,7 @@ export function RelyingPartyRecipe({ client, issuer }: { client: Client; issuer:
       <ol class="recipe">
         {steps.map((step) => (
           <li key={step.title}>
-            <strong>{step.title}.</strong> {withCode(step.text)}
+            <strong>{step.title}</strong> {withCode(step.text)}
           </li>
         ))}
       </ol>

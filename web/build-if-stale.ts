@@ -16,6 +16,8 @@ const SOURCES = [
   join(webDir, 'theme'),
   // The console imports the domain's rules and texts (client rules, roles, the relying-party recipe).
   join(repoDir, 'src', 'domain'),
+  // ...and the language catalogues it shares with the pages.
+  join(repoDir, 'src', 'i18n'),
   join(repoDir, 'package-lock.json'),
 ];
 

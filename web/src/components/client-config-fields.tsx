@@ -1,8 +1,17 @@
 import { useId } from 'preact/hooks';
 import { CLIENT_LIMITS, SCOPES, type ClientType, type Scope } from '../../../src/domain/clients.ts';
-import { SCOPE_DESCRIPTIONS } from '../../../src/domain/scopes.ts';
 import type { ConfigDraft } from '../client-config.ts';
 import { TextAreaField } from './field.tsx';
+import { t } from '../i18n.ts';
+import type { MessageKey } from '../../../src/i18n/catalogues.ts';
+
+const SCOPE_KEYS = {
+  openid: 'console.clientConfig.scope.openid',
+  profile: 'console.clientConfig.scope.profile',
+  email: 'console.clientConfig.scope.email',
+  student: 'console.clientConfig.scope.student',
+  offline_access: 'console.clientConfig.scope.offline_access',
+} as const satisfies Record<Scope, MessageKey>;
 
 interface ClientConfigFieldsProps {
   clientType: ClientType;
@@ -23,29 +32,29 @@ export function ClientConfigFields({ clientType, draft, onChange, errors }: Clie
   return (
     <>
       <TextAreaField
-        label="Redirect URIs"
+        label={t('console.clientConfig.redirectUris')}
         value={draft.redirectUris}
         onValue={(redirectUris) => set({ redirectUris })}
         rows={3}
         spellcheck={false}
         autoCapitalize="none"
         placeholder="https://app.example.com/callback"
-        hint={`One per line, at least one, at most ${CLIENT_LIMITS.maxRedirectUris}. They must match exactly at sign-in. Use https; http only for localhost, 127.0.0.1 or [::1]; native apps may use a private-use scheme such as com.example.app:/callback. No # fragments.`}
+        hint={t('console.clientConfig.redirectUrisHint', { max: CLIENT_LIMITS.maxRedirectUris })}
         error={errors.redirectUris}
       />
       <TextAreaField
-        label="Post-logout redirect URIs (optional)"
+        label={t('console.clientConfig.postLogoutOptional')}
         value={draft.postLogoutRedirectUris}
         onValue={(postLogoutRedirectUris) => set({ postLogoutRedirectUris })}
         rows={2}
         spellcheck={false}
         autoCapitalize="none"
         placeholder="https://app.example.com/signed-out"
-        hint="Where Sesame may send people after they sign out. Same rules as redirect URIs."
+        hint={t('console.clientConfig.postLogoutHint')}
         error={errors.postLogoutRedirectUris}
       />
       <fieldset aria-describedby={errors.scopeWhitelist ? `${scopesId}-error` : undefined}>
-        <legend>Scopes the client may request</legend>
+        <legend>{t('console.clientConfig.scopesLegend')}</legend>
         {SCOPES.map((scope) => {
           const locked = scope === 'openid';
           const unavailable = scope === 'offline_access' && clientType === 'spa';
@@ -59,7 +68,7 @@ export function ClientConfigFields({ clientType, draft, onChange, errors }: Clie
                 onChange={(e) => toggleScope(scope, e.currentTarget.checked)}
               />
               <label for={`${scopesId}-${scope}`}>
-                <code>{scope}</code> <span class="muted small">{unavailable ? 'not available to single-page apps' : SCOPE_DESCRIPTIONS[scope]}</span>
+                <code>{scope}</code> <span class="muted small">{t(unavailable ? 'console.clientConfig.scopeUnavailable' : SCOPE_KEYS[scope])}</span>
               </label>
             </div>
           );
@@ -79,12 +88,10 @@ export function ClientConfigFields({ clientType, draft, onChange, errors }: Clie
           aria-describedby={pkceHintId}
           onChange={(e) => set({ requirePkce: e.currentTarget.checked })}
         />
-        <label for={`${pkceHintId}-pkce`}>Require PKCE (S256)</label>
+        <label for={`${pkceHintId}-pkce`}>{t('console.clientConfig.requirePkce')}</label>
       </div>
       <p class="field-hint check-hint" id={pkceHintId}>
-        {clientType !== 'web'
-          ? 'Always required for single-page and native apps: they have no secret.'
-          : 'Recommended. Turn it off only for a web client that cannot send a code challenge.'}
+        {t(clientType !== 'web' ? 'console.clientConfig.pkceAlways' : 'console.clientConfig.pkceRecommended')}
       </p>
       {errors.requirePkce && <p class="field-error">{errors.requirePkce}</p>}
     </>

@@ -4,6 +4,7 @@ import type { ApiError } from '../api/client.ts';
 import { toApiError } from '../use-resource.ts';
 import { Dialog } from './dialog.tsx';
 import { FormError } from './form-error.tsx';
+import { t } from '../i18n.ts';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -43,10 +44,10 @@ export function ConfirmDialog({ open, title, confirmLabel, danger = false, onCon
       <FormError error={error} />
       <div class="actions dialog-actions">
         <button type="button" class="button" onClick={close} data-autofocus>
-          Cancel
+          {t('console.common.cancel')}
         </button>
         <button type="button" class={danger ? 'button button-danger' : 'button button-primary'} onClick={confirm} disabled={busy}>
-          {busy ? 'Working…' : confirmLabel}
+          {busy ? t('console.common.working') : confirmLabel}
         </button>
       </div>
     </Dialog>

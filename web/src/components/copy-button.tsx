@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n.ts';
 
 /** Copies text to the clipboard and says so in a live region; falls back to selecting the text. */
 export function CopyButton({ text, label, fallbackTargetId }: { text: string; label: string; fallbackTargetId?: string }) {
@@ -6,15 +7,15 @@ export function CopyButton({ text, label, fallbackTargetId }: { text: string; la
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
-      setStatus('Copied to the clipboard.');
+      setStatus(t('console.copy.copied'));
     } catch {
       const target = fallbackTargetId ? document.getElementById(fallbackTargetId) : null;
       if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) {
         target.focus();
         target.select();
-        setStatus('Selected; press Ctrl+C (or ⌘C) to copy.');
+        setStatus(t('console.copy.selected'));
       } else {
-        setStatus('Copying is not available here; select the text and copy it.');
+        setStatus(t('console.copy.unavailable'));
       }
     }
   };

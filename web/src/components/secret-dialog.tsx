@@ -2,6 +2,7 @@ import { useId } from 'preact/hooks';
 import type { NewSecret } from '../api/types.ts';
 import { CopyButton } from './copy-button.tsx';
 import { Dialog } from './dialog.tsx';
+import { t, tWith } from '../i18n.ts';
 
 interface SecretDialogProps {
   secret: NewSecret | null;
@@ -20,30 +21,29 @@ export function SecretDialog({ secret, clientId, title, onClose }: SecretDialogP
         <>
           <div class="alert alert-warning" id={warningId}>
             <p>
-              <strong>Copy the client secret now. It will not be shown again.</strong> Sesame stores only a digest of it. If it is lost, rotate
-              the secret to get a new one.
+              <strong>{t('console.secretDialog.copyNow')}</strong> {t('console.secretDialog.digestOnly')}
             </p>
           </div>
           <div class="field">
-            <span class="field-label">Client ID</span>
+            <span class="field-label">{t('console.connection.clientId')}</span>
             <div class="copy-row">
               <code class="secret-value">{clientId}</code>
-              <CopyButton text={clientId} label="Copy client ID" />
+              <CopyButton text={clientId} label={t('console.connection.copyClientId')} />
             </div>
           </div>
           <div class="field">
-            <label for={secretFieldId}>Client secret</label>
+            <label for={secretFieldId}>{t('console.secretDialog.secret')}</label>
             <div class="copy-row">
               <input id={secretFieldId} data-autofocus class="secret-input" type="text" readOnly value={secret.value} aria-describedby={warningId} spellcheck={false} />
-              <CopyButton text={secret.value} label="Copy secret" fallbackTargetId={secretFieldId} />
+              <CopyButton text={secret.value} label={t('console.secretDialog.copySecret')} fallbackTargetId={secretFieldId} />
             </div>
             <p class="field-hint">
-              Secret ID <code>{secret.secretId}</code>. The relying party sends it with <code>client_secret_basic</code>.
+              {tWith('console.secretDialog.hint', { secretId: <code>{secret.secretId}</code>, method: <code>client_secret_basic</code> })}
             </p>
           </div>
           <div class="actions dialog-actions">
             <button type="button" class="button button-primary" onClick={onClose}>
-              I have stored the secret
+              {t('console.secretDialog.done')}
             </button>
           </div>
         </>

@@ -1,5 +1,5 @@
 import type { Locale } from '../../../src/i18n/locales.ts';
-import { currentLocale } from '../i18n.ts';
+import { currentLocale, t } from '../i18n.ts';
 
 /** Intl formatters in the console's language (made once per language), in the browser's time zone. */
 const formatters = new Map<Locale, { dateTime: Intl.DateTimeFormat; preciseDateTime: Intl.DateTimeFormat; fullDateTime: Intl.DateTimeFormat }>();
@@ -29,19 +29,15 @@ export function Time({ value, empty = '—', precise = false }: { value: string 
   );
 }
 
+/** A grace period, in the console's language: "2 days", "2天". */
 export function formatDuration(seconds: number): string {
-  if (seconds === 0) return 'no grace period';
+  if (seconds === 0) return t('console.duration.none');
   const units: [number, string][] = [
     [86_400, 'day'],
     [3_600, 'hour'],
     [60, 'minute'],
     [1, 'second'],
   ];
-  for (const [size, name] of units) {
-    if (seconds % size === 0) {
-      const count = seconds / size;
-      return `${count} ${name}${count === 1 ? '' : 's'}`;
-    }
-  }
-  return `${seconds} seconds`;
+  const [size, unit] = units.find(([size]) => seconds % size === 0) ?? [1, 'second'];
+  return new Intl.NumberFormat(currentLocale(), { style: 'unit', unit, unitDisplay: 'long' }).format(seconds / size);
 }

@@ -5,6 +5,8 @@ import type { AssignableRole, DirectoryUser, Member } from '../api/types.ts';
 import { Field, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
+import { t } from '../i18n.ts';
+import { roleName } from '../roles.ts';
 
 interface AddMemberFormProps {
   existing: Member[];
@@ -27,7 +29,7 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
     setAdded('');
     const wanted = account.trim();
     if (!wanted) {
-      setAccountError('Enter the account name of the person to add.');
+      setAccountError(t('console.addMember.missing'));
       return;
     }
     setAccountError(undefined);
@@ -39,18 +41,18 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
       } catch (caught) {
         const apiError = toApiError(caught);
         if (apiError.code === 'not_found') {
-          setAccountError(`No active account is named “${wanted}”. Account names must match exactly.`);
+          setAccountError(t('console.addMember.unknown', { account: wanted }));
           return;
         }
         throw apiError;
       }
       if (existing.some((member) => member.subjectId === user.subjectId)) {
-        setAccountError(`${user.displayName} (${user.account}) is already a member.`);
+        setAccountError(t('console.addMember.already', { name: user.displayName, account: user.account }));
         return;
       }
       if (await onAdd(user.subjectId, user.account, role)) {
         setAccount('');
-        setAdded(`Added ${user.displayName} (${user.account}) as ${role}.`);
+        setAdded(t('console.addMember.added', { name: user.displayName, account: user.account, role: roleName(role) }));
       }
     } catch (caught) {
       const apiError = toApiError(caught);
@@ -62,24 +64,24 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
   };
 
   return (
-    <form class="card add-member" onSubmit={submit} noValidate aria-label="Add a member">
-      <h3>Add a member</h3>
+    <form class="card add-member" onSubmit={submit} noValidate aria-label={t('console.addMember.title')}>
+      <h3>{t('console.addMember.title')}</h3>
       <FormError error={error} />
       <div class="add-member-fields">
-        <TextField label="Account" value={account} onValue={setAccount} autoCapitalize="none" spellcheck={false} autoComplete="off" error={accountError} />
-        <Field label="Role">
+        <TextField label={t('console.addMember.account')} value={account} onValue={setAccount} autoCapitalize="none" spellcheck={false} autoComplete="off" error={accountError} />
+        <Field label={t('console.members.role')}>
           {(control) => (
             <select {...control} value={role} onChange={(e) => setRole(e.currentTarget.value as AssignableRole)}>
               {ASSIGNABLE_ROLES.map((option) => (
                 <option key={option} value={option}>
-                  {option}
+                  {roleName(option)}
                 </option>
               ))}
             </select>
           )}
         </Field>
         <button type="submit" class="button button-primary" disabled={busy}>
-          {busy ? 'Adding…' : 'Add member'}
+          {t(busy ? 'console.addMember.busy' : 'console.addMember.submit')}
         </button>
       </div>
       <p class="small success-text" role="status">

@@ -31,51 +31,50 @@ export function AuditPanel({ project }: ProjectContext) {
   const people = new Map<string, string>((members.data ?? []).map((m) => [m.subjectId, `${m.displayName} (${m.account})`]));
   if (me) people.set(me.subjectId, `${me.displayName} (${me.account})`);
   const actorName = (entry: AuditLogEntry) =>
-    entry.actorAccount ?? (entry.actorSubjectId ? (people.get(entry.actorSubjectId) ?? entry.actorSubjectId) : 'Sesame (system)');
+    entry.actorAccount ?? (entry.actorSubjectId ? (people.get(entry.actorSubjectId) ?? entry.actorSubjectId) : t('console.audit.system'));
   const list = entries.data ?? [];
   const last = list[list.length - 1];
   const hasOlder = list.length === PAGE_SIZE && last !== undefined;
 
   return (
     <section>
-      <PanelHeader title="Audit log">
-        <p class="muted small">Every change to this project, its members and its clients: who, from where, and what changed. Newest first.</p>
+      <PanelHeader title={t('console.project.tab.audit')}>
+        <p class="muted small">{t('console.audit.intro')}</p>
       </PanelHeader>
       {entries.error && <LoadError error={entries.error} onRetry={() => void entries.reload()} />}
       {!entries.data && !entries.error && <Loading what={t('console.what.auditLog')} />}
-      {entries.data && list.length === 0 && <p class="muted">{page === 0 ? 'Nothing has been recorded yet.' : 'No older entries.'}</p>}
+      {entries.data && list.length === 0 && <p class="muted">{t(page === 0 ? 'console.audit.empty' : 'console.audit.noOlder')}</p>}
       {list.length > 0 && (
         <table class="data-table audit-table">
-          <caption class="visually-hidden">Audit log of {project.name}, page {page + 1}</caption>
+          <caption class="visually-hidden">{t('console.audit.caption', { name: project.name, page: page + 1 })}</caption>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Changes</th>
+              <th scope="col">{t('console.audit.when')}</th>
+              <th scope="col">{t('console.audit.who')}</th>
+              <th scope="col">{t('console.audit.action')}</th>
+              <th scope="col">{t('console.audit.target')}</th>
+              <th scope="col">{t('console.audit.changes')}</th>
             </tr>
           </thead>
           <tbody>
             {list.map((entry) => (
               <tr key={entry.auditId}>
-                <td data-label="When">
+                <td data-label={t('console.audit.when')}>
                   <Time value={entry.at} precise />
                 </td>
-                <td data-label="Who">
+                <td data-label={t('console.audit.who')}>
                   <span class="block">{actorName(entry)}</span>
                   <span class="small muted">
-                    via {entry.surface}
-                    {entry.ip ? ` from ${entry.ip}` : ''}
+                    {entry.ip ? t('console.audit.viaFrom', { surface: entry.surface, ip: entry.ip }) : t('console.audit.via', { surface: entry.surface })}
                   </span>
                 </td>
-                <td data-label="Action">
+                <td data-label={t('console.audit.action')}>
                   <Badge>{entry.action}</Badge>
                 </td>
-                <td data-label="Target">
+                <td data-label={t('console.audit.target')}>
                   <span class="small muted">{entry.targetType}</span> <code>{entry.targetId}</code>
                 </td>
-                <td data-label="Changes">
+                <td data-label={t('console.audit.changes')}>
                   <AuditChanges entry={entry} />
                 </td>
               </tr>
@@ -83,13 +82,13 @@ export function AuditPanel({ project }: ProjectContext) {
           </tbody>
         </table>
       )}
-      <nav class="pager actions" aria-label="Audit log pages">
+      <nav class="pager actions" aria-label={t('console.audit.pages')}>
         <button type="button" class="button" disabled={page === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
+          {t('console.audit.newer')}
         </button>
-        <span class="small muted">Page {page + 1}</span>
+        <span class="small muted">{t('console.audit.page', { page: page + 1 })}</span>
         <button type="button" class="button" disabled={!hasOlder} onClick={() => last && setCursors([...cursors, auditCursor(last)])}>
-          Older
+          {t('console.audit.older')}
         </button>
       </nav>
     </section>

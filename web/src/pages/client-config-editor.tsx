@@ -6,6 +6,7 @@ import { ConflictNotice } from '../components/conflict-notice.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
 import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
+import { t } from '../i18n.ts';
 
 /** Redirect URIs, post-logout URIs, scopes and PKCE: shown, and for maintainers edited as a new revision. */
 export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSectionProps) {
@@ -33,29 +34,29 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
   return (
     <section class="card section-card">
       <div class="section-title-row">
-        <h3>OIDC configuration</h3>
+        <h3>{t('console.clientConfig.title')}</h3>
         {writable && !editor.editing && (
           <button type="button" class="button button-small" onClick={editor.start}>
-            Edit configuration
+            {t('console.clientConfig.edit')}
           </button>
         )}
       </div>
       {!editor.editing && (
         <dl class="facts">
           <div>
-            <dt>Redirect URIs</dt>
+            <dt>{t('console.clientConfig.redirectUris')}</dt>
             <dd>
               <UriList uris={client.redirectUris} />
             </dd>
           </div>
           <div>
-            <dt>Post-logout redirect URIs</dt>
+            <dt>{t('console.clientConfig.postLogoutRedirectUris')}</dt>
             <dd>
               <UriList uris={client.postLogoutRedirectUris} />
             </dd>
           </div>
           <div>
-            <dt>Scopes</dt>
+            <dt>{t('console.clientConfig.scopes')}</dt>
             <dd>
               {client.scopeWhitelist.map((scope) => (
                 <code class="chip" key={scope}>
@@ -66,15 +67,15 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
           </div>
           <div>
             <dt>PKCE</dt>
-            <dd>{client.requirePkce ? 'required (S256)' : 'optional (S256 when used)'}</dd>
+            <dd>{t(client.requirePkce ? 'console.clientConfig.pkceRequired' : 'console.clientConfig.pkceOptional')}</dd>
           </div>
         </dl>
       )}
       {editor.editing && (
-        <form onSubmit={submit} noValidate aria-label="Edit OIDC configuration">
+        <form onSubmit={submit} noValidate aria-label={t('console.clientConfig.editLabel')}>
           {editor.conflict && (
             <ConflictNotice
-              subject="this client"
+              subject={t('console.client.thisClient')}
               changes={editor.conflict}
               clashes={editor.clashes}
               busy={editor.busy}
@@ -84,13 +85,13 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
           )}
           <FormError error={editor.error} fieldsShown />
           <ClientConfigFields clientType={client.clientType} draft={editor.draft} onChange={editor.setDraft} errors={shown} />
-          <p class="small muted">Saving makes a new revision that applies to the next sign-in at once.</p>
+          <p class="small muted">{t('console.clientConfig.savingNote')}</p>
           <div class="actions form-actions">
             <button type="submit" class="button button-primary" disabled={editor.busy || Object.keys(problems).length > 0}>
-              {editor.busy ? 'Saving…' : 'Save configuration'}
+              {t(editor.busy ? 'console.common.saving' : 'console.clientConfig.save')}
             </button>
             <button type="button" class="button" onClick={editor.cancel}>
-              Cancel
+              {t('console.common.cancel')}
             </button>
           </div>
         </form>
@@ -100,7 +101,7 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
 }
 
 function UriList({ uris }: { uris: string[] }) {
-  if (uris.length === 0) return <span class="muted">none</span>;
+  if (uris.length === 0) return <span class="muted">{t('console.common.none')}</span>;
   return (
     <ul class="uri-list">
       {uris.map((uri) => (

@@ -5,6 +5,7 @@ import { Time } from '../components/time.tsx';
 import { loadDiscovery, type OidcDiscovery } from '../discovery.ts';
 import { AssistantConnectCommands } from './assistant-connect-commands.tsx';
 import { RelyingPartyRecipe } from './relying-party-recipe.tsx';
+import { t, tWith } from '../i18n.ts';
 
 /** What a relying-party developer needs to connect this client, as Sesame applies it right now. */
 export function ClientConnectionInfo({ client }: { client: Client }) {
@@ -14,57 +15,57 @@ export function ClientConnectionInfo({ client }: { client: Client }) {
   }, []);
   const issuer = discovery?.issuer ?? window.location.origin;
   const endpoints: [string, string | undefined][] = [
-    ['Authorization endpoint', discovery?.authorization_endpoint],
-    ['Token endpoint', discovery?.token_endpoint],
-    ['UserInfo endpoint', discovery?.userinfo_endpoint],
-    ['End-session endpoint', discovery?.end_session_endpoint],
+    [t('console.connection.authorizationEndpoint'), discovery?.authorization_endpoint],
+    [t('console.connection.tokenEndpoint'), discovery?.token_endpoint],
+    [t('console.connection.userinfoEndpoint'), discovery?.userinfo_endpoint],
+    [t('console.connection.endSessionEndpoint'), discovery?.end_session_endpoint],
   ];
 
   return (
     <section class="card section-card">
-      <h3>Connection settings</h3>
+      <h3>{t('console.connection.title')}</h3>
       <p class="muted small">
-        Live: Sesame applies revision {client.revision} of this client's configuration to the next sign-in (changed <Time value={client.updatedAt} />).
+        {tWith('console.connection.live', { revision: client.revision, time: <Time value={client.updatedAt} /> })}
       </p>
       <dl class="facts">
         <div>
-          <dt>Client ID</dt>
+          <dt>{t('console.connection.clientId')}</dt>
           <dd class="copy-row">
             <code>{client.clientId}</code>
-            <CopyButton text={client.clientId} label="Copy client ID" />
+            <CopyButton text={client.clientId} label={t('console.connection.copyClientId')} />
           </dd>
         </div>
         <div>
-          <dt>Issuer</dt>
+          <dt>{t('console.connection.issuer')}</dt>
           <dd>
             <code>{issuer}</code>
           </dd>
         </div>
         <div>
-          <dt>Discovery</dt>
+          <dt>{t('console.connection.discovery')}</dt>
           <dd>
             <code>{`${issuer}/.well-known/openid-configuration`}</code>
           </dd>
         </div>
         <div>
-          <dt>Client authentication</dt>
+          <dt>{t('console.connection.authentication')}</dt>
           <dd>
             {client.clientType === 'web' ? (
               <>
-                <code>client_secret_basic</code> with the client secret
+                {tWith('console.connection.withSecret', { method: <code>client_secret_basic</code> })}
               </>
             ) : (
               <>
-                <code>none</code> (public client, no secret)
+                {tWith('console.connection.publicClient', { method: <code>none</code> })}
               </>
             )}
           </dd>
         </div>
         <div>
-          <dt>Flow</dt>
+          <dt>{t('console.connection.flow')}</dt>
           <dd>
-            Authorization Code{client.requirePkce ? ' with PKCE (S256 required)' : ' (PKCE optional, S256 only)'}
-            {client.clientType === 'spa' ? '; no refresh tokens' : client.scopeWhitelist.includes('offline_access') ? '; refresh tokens with offline_access' : ''}
+            {t(client.requirePkce ? 'console.connection.flowPkce' : 'console.connection.flowPkceOptional')}
+            {client.clientType === 'spa' ? t('console.connection.noRefresh') : client.scopeWhitelist.includes('offline_access') ? t('console.connection.refresh') : ''}
           </dd>
         </div>
         {endpoints

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { t } from '../i18n.ts';
+import { t, tWith } from '../i18n.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { Client } from '../api/types.ts';
 import { CLIENT_ALL_FIELDS } from '../client-fields.ts';
@@ -17,7 +17,7 @@ import { ClientConnectionInfo } from './client-connection-info.tsx';
 import { ClientDetailsEditor } from './client-details-editor.tsx';
 import { clientParams, fetchClient } from './client-editing.ts';
 import { ClientSecretsSection } from './client-secrets-section.tsx';
-import { CLIENT_TYPE_LABEL } from './clients-panel.tsx';
+import { clientTypeLabel } from './clients-panel.tsx';
 import { projectPath, type ProjectContext } from './project-context.ts';
 
 export function ClientDetailPanel({ project, clientId }: ProjectContext & { clientId: string }) {
@@ -31,7 +31,7 @@ export function ClientDetailPanel({ project, clientId }: ProjectContext & { clie
   const client = resource.data;
   const back = (
     <p class="back-link">
-      <Link to={projectPath(project, '/clients')}>← All clients</Link>
+      <Link to={projectPath(project, '/clients')}>{t('console.client.allClients')}</Link>
     </p>
   );
 
@@ -40,7 +40,7 @@ export function ClientDetailPanel({ project, clientId }: ProjectContext & { clie
       <>
         {back}
         <div class="alert alert-error" role="alert">
-          <p>This project has no client {clientId}.</p>
+          <p>{t('console.client.noSuchClient', { clientId })}</p>
         </div>
       </>
     );
@@ -52,7 +52,7 @@ export function ClientDetailPanel({ project, clientId }: ProjectContext & { clie
   const nextStatus = client.status === 'active' ? 'disabled' : 'active';
   const changeStatus = async () => {
     await conflicts.run(
-      nextStatus === 'disabled' ? 'disable the client' : 'enable the client',
+      t(nextStatus === 'disabled' ? 'console.client.disableAction' : 'console.client.enableAction'),
       client,
       (base) =>
         unwrap(api.PATCH('/projects/{projectId}/clients/{clientId}', { params: clientParams(base), body: { clientVersion: base.clientVersion, status: nextStatus } })).then(
@@ -70,22 +70,22 @@ export function ClientDetailPanel({ project, clientId }: ProjectContext & { clie
         actions={
           writable && (
             <button type="button" class={client.status === 'active' ? 'button' : 'button button-primary'} onClick={() => setConfirmingStatus(true)}>
-              {client.status === 'active' ? 'Disable client' : 'Enable client'}
+              {t(client.status === 'active' ? 'console.client.disable' : 'console.client.enable')}
             </button>
           )
         }
       >
         <div class="page-badges">
-          <Badge tone="accent">{CLIENT_TYPE_LABEL[client.clientType]}</Badge>
-          <Badge tone={client.status === 'active' ? 'success' : 'danger'}>{client.status}</Badge>
+          <Badge tone="accent">{clientTypeLabel(client.clientType)}</Badge>
+          <Badge tone={client.status === 'active' ? 'success' : 'danger'}>{t(client.status === 'active' ? 'console.client.active' : 'console.client.disabled')}</Badge>
         </div>
       </PanelHeader>
       {client.status === 'disabled' && (
         <div class="alert alert-warning" role="status">
-          <p>This client is disabled: Sesame refuses its sign-ins and token requests until it is enabled again.</p>
+          <p>{t('console.client.disabledNotice')}</p>
         </div>
       )}
-      <RetryNotice pending={conflicts.pending} subject="this client" />
+      <RetryNotice pending={conflicts.pending} subject={t('console.client.thisClient')} />
       <div class="client-sections">
         <ClientConnectionInfo client={client} />
         <ClientConfigEditor client={client} writable={writable} onNewVersion={resource.set} />
@@ -95,22 +95,13 @@ export function ClientDetailPanel({ project, clientId }: ProjectContext & { clie
 
       <ConfirmDialog
         open={confirmingStatus}
-        title={nextStatus === 'disabled' ? 'Disable this client?' : 'Enable this client?'}
-        confirmLabel={nextStatus === 'disabled' ? 'Disable client' : 'Enable client'}
+        title={t(nextStatus === 'disabled' ? 'console.client.disableTitle' : 'console.client.enableTitle')}
+        confirmLabel={t(nextStatus === 'disabled' ? 'console.client.disable' : 'console.client.enable')}
         danger={nextStatus === 'disabled'}
         onConfirm={changeStatus}
         onClose={() => setConfirmingStatus(false)}
       >
-        {nextStatus === 'disabled' ? (
-          <p>
-            People can no longer sign in to <strong>{client.displayName}</strong>, and its token requests are refused at once. Its configuration and
-            secrets are kept; you can enable it again.
-          </p>
-        ) : (
-          <p>
-            <strong>{client.displayName}</strong> can sign people in again at once, with its current configuration and secrets.
-          </p>
-        )}
+        <p>{tWith(nextStatus === 'disabled' ? 'console.client.disableText' : 'console.client.enableText', { name: <strong>{client.displayName}</strong> })}</p>
       </ConfirmDialog>
     </section>
   );

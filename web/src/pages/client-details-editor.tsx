@@ -8,6 +8,7 @@ import { FormError } from '../components/form-error.tsx';
 import { Time } from '../components/time.tsx';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
 import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
+import { t } from '../i18n.ts';
 
 const toDraft = (client: Client) => ({ displayName: client.displayName, description: client.description });
 const comparable = (draft: ReturnType<typeof toDraft>) => ({ displayName: draft.displayName.trim(), description: draft.description.trim() });
@@ -41,25 +42,25 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
   return (
     <section class="card section-card">
       <div class="section-title-row">
-        <h3>Details</h3>
+        <h3>{t('console.clientDetails.title')}</h3>
         {writable && !editor.editing && (
           <button type="button" class="button button-small" onClick={editor.start}>
-            Edit details
+            {t('console.clientDetails.edit')}
           </button>
         )}
       </div>
       {!editor.editing && (
         <dl class="facts">
           <div>
-            <dt>Display name</dt>
+            <dt>{t('console.clientDetails.displayName')}</dt>
             <dd>{client.displayName}</dd>
           </div>
           <div>
-            <dt>Description</dt>
-            <dd>{client.description || <span class="muted">none</span>}</dd>
+            <dt>{t('console.clientDetails.description')}</dt>
+            <dd>{client.description || <span class="muted">{t('console.common.none')}</span>}</dd>
           </div>
           <div>
-            <dt>Registered</dt>
+            <dt>{t('console.clientDetails.registered')}</dt>
             <dd>
               <Time value={client.createdAt} />
             </dd>
@@ -67,10 +68,10 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
         </dl>
       )}
       {editor.editing && (
-        <form onSubmit={submit} noValidate aria-label="Edit client details">
+        <form onSubmit={submit} noValidate aria-label={t('console.clientDetails.editLabel')}>
           {editor.conflict && (
             <ConflictNotice
-              subject="this client"
+              subject={t('console.client.thisClient')}
               changes={editor.conflict}
               clashes={editor.clashes}
               busy={editor.busy}
@@ -80,13 +81,13 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
           )}
           <FormError error={editor.error} fieldsShown />
           <TextField
-            label="Display name"
+            label={t('console.clientDetails.displayName')}
             value={editor.draft.displayName}
             onValue={(displayName) => editor.setDraft({ ...editor.draft, displayName })}
             error={editor.error?.fieldErrors.displayName ?? nameProblem}
           />
           <TextAreaField
-            label="Description"
+            label={t('console.clientDetails.description')}
             class="prose-input"
             rows={2}
             value={editor.draft.description}
@@ -95,10 +96,10 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
           />
           <div class="actions form-actions">
             <button type="submit" class="button button-primary" disabled={editor.busy}>
-              {editor.busy ? 'Saving…' : 'Save details'}
+              {t(editor.busy ? 'console.common.saving' : 'console.clientDetails.save')}
             </button>
             <button type="button" class="button" onClick={editor.cancel}>
-              Cancel
+              {t('console.common.cancel')}
             </button>
           </div>
         </form>

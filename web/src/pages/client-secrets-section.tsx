@@ -13,8 +13,10 @@ import { formatDuration, Time } from '../components/time.tsx';
 import { useSession } from '../session.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
 import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
+import { t, tWith } from '../i18n.ts';
 
 const STATUS_TONE = { active: 'success', retiring: 'warning', revoked: 'neutral' } as const;
+const STATUS_KEY = { active: 'console.secrets.active', retiring: 'console.secrets.retiring', revoked: 'console.secrets.revoked' } as const;
 const GRACE_PRESETS = [0, 300, 3600, 86_400, 604_800];
 
 const isUsable = (secret: SecretInfo, now: number) => secretIsUsable({ status: secret.status, expiresAt: secret.expiresAt === null ? null : Date.parse(secret.expiresAt) }, now);
@@ -39,7 +41,7 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
 
   const rotate = async () => {
     await conflicts.run(
-      `rotate the secret (${formatDuration(grace)} grace)`,
+      t('console.secrets.rotateAction', { grace: formatDuration(grace) }),
       client,
       (base) =>
         unwrap(
@@ -59,7 +61,7 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
 
   const revoke = async (secret: SecretInfo) => {
     await conflicts.run(
-      `revoke secret ${secret.secretId}`,
+      t('console.secrets.revokeAction', { secretId: secret.secretId }),
       client,
       (base) =>
         unwrap(
@@ -75,41 +77,39 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
   return (
     <section class="card section-card">
       <div class="section-title-row">
-        <h3>Client secrets</h3>
+        <h3>{t('console.secrets.title')}</h3>
         {writable && (
           <button type="button" class="button button-small" onClick={() => setRotating(true)} disabled={atLimit}>
-            Rotate secret
+            {t('console.secrets.rotate')}
           </button>
         )}
       </div>
       <p class="small muted">
-        Sesame keeps only digests: a secret is shown once, when it is made. After a rotation the old secret keeps working for its grace period,
-        so relying parties can switch without downtime. <strong>Last used</strong> shows whether a retiring secret is still in use.
+        {tWith('console.secrets.intro', { lastUsed: <strong>{t('console.secrets.lastUsed')}</strong> })}
       </p>
       {writable && retiring && atLimit && (
         <div class="alert alert-info">
           <p>
-            A retiring secret is usable until <Time value={retiring.expiresAt} />. Sesame allows at most {SECRET_POLICY.maxUsableSecrets} usable secrets,
-            so revoke the retiring one before rotating again.
+            {tWith('console.secrets.atLimit', { time: <Time value={retiring.expiresAt} />, max: SECRET_POLICY.maxUsableSecrets })}
           </p>
         </div>
       )}
-      <RetryNotice pending={conflicts.pending} subject="this client" />
+      <RetryNotice pending={conflicts.pending} subject={t('console.client.thisClient')} />
       {sorted.length === 0 ? (
-        <p class="muted">This client has no secret.</p>
+        <p class="muted">{t('console.secrets.none')}</p>
       ) : (
         <table class="data-table">
-          <caption class="visually-hidden">Secrets of {client.displayName}</caption>
+          <caption class="visually-hidden">{t('console.secrets.caption', { name: client.displayName })}</caption>
           <thead>
             <tr>
-              <th scope="col">Secret ID</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
+              <th scope="col">{t('console.secrets.secretId')}</th>
+              <th scope="col">{t('console.secrets.status')}</th>
+              <th scope="col">{t('console.secrets.created')}</th>
+              <th scope="col">{t('console.secrets.expires')}</th>
+              <th scope="col">{t('console.secrets.lastUsed')}</th>
               {writable && (
                 <th scope="col">
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{t('console.users.actions')}</span>
                 </th>
               )}
             </tr>
@@ -117,26 +117,26 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
           <tbody>
             {sorted.map((secret) => (
               <tr key={secret.secretId}>
-                <th scope="row" data-label="Secret ID">
+                <th scope="row" data-label={t('console.secrets.secretId')}>
                   <code>{secret.secretId}</code>
                 </th>
-                <td data-label="Status">
-                  <Badge tone={STATUS_TONE[secret.status]}>{secret.status}</Badge>
+                <td data-label={t('console.secrets.status')}>
+                  <Badge tone={STATUS_TONE[secret.status]}>{t(STATUS_KEY[secret.status])}</Badge>
                 </td>
-                <td data-label="Created">
+                <td data-label={t('console.secrets.created')}>
                   <Time value={secret.createdAt} />
                 </td>
-                <td data-label="Expires">
-                  <Time value={secret.expiresAt} empty={secret.status === 'active' ? 'does not expire' : '—'} />
+                <td data-label={t('console.secrets.expires')}>
+                  <Time value={secret.expiresAt} empty={secret.status === 'active' ? t('console.secrets.noExpiry') : '—'} />
                 </td>
-                <td data-label="Last used">
-                  <Time value={secret.lastUsedAt} empty="never" />
+                <td data-label={t('console.secrets.lastUsed')}>
+                  <Time value={secret.lastUsedAt} empty={t('console.secrets.never')} />
                 </td>
                 {writable && (
-                  <td data-label="Actions">
+                  <td data-label={t('console.users.actions')}>
                     {secret.status !== 'revoked' && (
-                      <button type="button" class="button button-small" onClick={() => setRevoking(secret)} aria-label={`Revoke secret ${secret.secretId}`}>
-                        Revoke
+                      <button type="button" class="button button-small" onClick={() => setRevoking(secret)} aria-label={t('console.secrets.revokeLabel', { secretId: secret.secretId })}>
+                        {t('console.secrets.revoke')}
                       </button>
                     )}
                   </td>
@@ -147,45 +147,43 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
         </table>
       )}
 
-      <ConfirmDialog open={rotating} title="Rotate the client secret" confirmLabel="Rotate secret" onConfirm={rotate} onClose={() => setRotating(false)}>
-        <p>Sesame makes a new secret and shows it once. The current secret becomes retiring and keeps working for the grace period you choose.</p>
-        <Field label="Grace period for the current secret" hint={`Default ${formatDuration(secretPolicy.defaultGraceSeconds)}, at most ${formatDuration(secretPolicy.maxGraceSeconds)}.`}>
+      <ConfirmDialog open={rotating} title={t('console.secrets.rotateTitle')} confirmLabel={t('console.secrets.rotate')} onConfirm={rotate} onClose={() => setRotating(false)}>
+        <p>{t('console.secrets.rotateText')}</p>
+        <Field label={t('console.secrets.grace')} hint={t('console.secrets.graceHint', { default: formatDuration(secretPolicy.defaultGraceSeconds), max: formatDuration(secretPolicy.maxGraceSeconds) })}>
           {(control) => (
             <select {...control} value={String(grace)} onChange={(e) => setGrace(Number(e.currentTarget.value))}>
               {graceOptions.map((seconds) => (
                 <option key={seconds} value={String(seconds)}>
-                  {seconds === 0 ? 'None: revoke the current secret at once' : formatDuration(seconds)}
-                  {seconds === secretPolicy.defaultGraceSeconds ? ' (default)' : ''}
-                  {seconds === secretPolicy.maxGraceSeconds ? ' (maximum)' : ''}
+                  {seconds === 0 ? t('console.secrets.graceNone') : formatDuration(seconds)}
+                  {seconds === secretPolicy.defaultGraceSeconds ? t('console.secrets.default') : ''}
+                  {seconds === secretPolicy.maxGraceSeconds ? t('console.secrets.maximum') : ''}
                 </option>
               ))}
             </select>
           )}
         </Field>
         {grace === 0 && (
-          <p class="field-error">Relying parties still using the current secret are refused as soon as you rotate.</p>
+          <p class="field-error">{t('console.secrets.graceNoneWarning')}</p>
         )}
       </ConfirmDialog>
 
       <ConfirmDialog
         open={revoking !== null}
-        title="Revoke this secret?"
-        confirmLabel="Revoke secret"
+        title={t('console.secrets.revokeTitle')}
+        confirmLabel={t('console.secrets.revokeConfirm')}
         danger
         onConfirm={() => (revoking ? revoke(revoking) : Promise.resolve())}
         onClose={() => setRevoking(null)}
       >
-        <p>
-          Secret <code>{revoking?.secretId}</code> stops working at once; relying parties that still send it are refused. This cannot be undone.
-        </p>
+        <p>{tWith('console.secrets.revokeText', { secretId: <code>{revoking?.secretId}</code> })}</p>
         {revoking?.status === 'active' && (
           <p>
-            <strong>It is the active secret:</strong> the client has no other {retiring ? 'long-lived ' : ''}secret until you rotate.
+            <strong>{t('console.secrets.activeWarning')}</strong> {t(retiring ? 'console.secrets.noLongLived' : 'console.secrets.noOther')}
           </p>
         )}
       </ConfirmDialog>
 
-      <SecretDialog title="New client secret" secret={fresh} clientId={client.clientId} onClose={() => setFresh(null)} />
+      <SecretDialog title={t('console.secrets.newTitle')} secret={fresh} clientId={client.clientId} onClose={() => setFresh(null)} />
     </section>
   );
 }

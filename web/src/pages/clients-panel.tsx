@@ -9,7 +9,10 @@ import { can } from '../roles.ts';
 import { useResource } from '../use-resource.ts';
 import { projectPath, type ProjectContext } from './project-context.ts';
 
-export const CLIENT_TYPE_LABEL = { web: 'Web (confidential)', spa: 'Single-page app (public)', native: 'Native app or assistant (public)' } as const;
+const CLIENT_TYPE_KEYS = { web: 'console.clientType.web', spa: 'console.clientType.spa', native: 'console.clientType.native' } as const;
+
+/** A client type's name in the console's language. */
+export const clientTypeLabel = (type: keyof typeof CLIENT_TYPE_KEYS): string => t(CLIENT_TYPE_KEYS[type]);
 
 export function ClientsPanel({ project }: ProjectContext) {
   const clients = useResource(`clients:${project.projectId}`, () =>
@@ -19,51 +22,51 @@ export function ClientsPanel({ project }: ProjectContext) {
   return (
     <section>
       <PanelHeader
-        title="Clients"
+        title={t('console.project.tab.clients')}
         actions={
           can(project, 'write_clients') && (
             <Link to={projectPath(project, '/clients/new')} class="button button-primary">
-              Register client
+              {t('console.clients.register')}
             </Link>
           )
         }
       >
-        <p class="muted">The applications that sign people in through Sesame.</p>
+        <p class="muted">{t('console.clients.intro')}</p>
       </PanelHeader>
 
       {clients.error && <LoadError error={clients.error} onRetry={() => void clients.reload()} />}
       {!clients.data && !clients.error && <Loading what={t('console.what.clients')} />}
       {clients.data?.length === 0 && (
         <div class="empty card">
-          <p>No clients yet.{can(project, 'write_clients') ? ' Register one to let an application sign people in.' : ''}</p>
+          <p>{t(can(project, 'write_clients') ? 'console.clients.emptyWritable' : 'console.clients.empty')}</p>
         </div>
       )}
       {clients.data && clients.data.length > 0 && (
         <table class="data-table">
-          <caption class="visually-hidden">Clients of {project.name}</caption>
+          <caption class="visually-hidden">{t('console.clients.caption', { name: project.name })}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Client ID</th>
-              <th scope="col">Updated</th>
+              <th scope="col">{t('console.clients.name')}</th>
+              <th scope="col">{t('console.clients.type')}</th>
+              <th scope="col">{t('console.clients.status')}</th>
+              <th scope="col">{t('console.connection.clientId')}</th>
+              <th scope="col">{t('console.clients.updated')}</th>
             </tr>
           </thead>
           <tbody>
             {clients.data.map((client) => (
               <tr key={client.clientId}>
-                <th scope="row" data-label="Name">
+                <th scope="row" data-label={t('console.clients.name')}>
                   <Link to={projectPath(project, `/clients/${encodeURIComponent(client.clientId)}`)}>{client.displayName}</Link>
                 </th>
-                <td data-label="Type">{CLIENT_TYPE_LABEL[client.clientType]}</td>
-                <td data-label="Status">
-                  <Badge tone={client.status === 'active' ? 'success' : 'danger'}>{client.status}</Badge>
+                <td data-label={t('console.clients.type')}>{clientTypeLabel(client.clientType)}</td>
+                <td data-label={t('console.clients.status')}>
+                  <Badge tone={client.status === 'active' ? 'success' : 'danger'}>{t(client.status === 'active' ? 'console.client.active' : 'console.client.disabled')}</Badge>
                 </td>
-                <td data-label="Client ID">
+                <td data-label={t('console.connection.clientId')}>
                   <code>{client.clientId}</code>
                 </td>
-                <td data-label="Updated">
+                <td data-label={t('console.clients.updated')}>
                   <Time value={client.updatedAt} />
                 </td>
               </tr>

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
-import { t } from '../i18n.ts';
-import { ROLE_DESCRIPTIONS } from '../../../src/domain/roles.ts';
+import { t, tWith } from '../i18n.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { AssignableRole, Member, Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
@@ -10,7 +9,7 @@ import { LoadError, Loading } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
-import { can, ROLE_TONE } from '../roles.ts';
+import { can, ROLE_TONE, roleName } from '../roles.ts';
 import { sessionUser } from '../session.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
 import { useResource } from '../use-resource.ts';
@@ -60,9 +59,9 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
     });
 
   const addMember = (subjectId: string, account: string, role: AssignableRole) =>
-    change(`add ${account} as ${role}`, (version) => unwrap(api.POST('/projects/{projectId}/members', { params: inProject, body: { subjectId, role, expectedProjectVersion: version } })));
+    change(t('console.members.addAction', { account, role: roleName(role) }), (version) => unwrap(api.POST('/projects/{projectId}/members', { params: inProject, body: { subjectId, role, expectedProjectVersion: version } })));
   const changeRole = (member: Member, role: AssignableRole) =>
-    change(`make ${member.account} ${role}`, (version) =>
+    change(t('console.members.roleAction', { account: member.account, role: roleName(role) }), (version) =>
       unwrap(
         api.PATCH('/projects/{projectId}/members/{subjectId}', {
           params: { path: { projectId: project.projectId, subjectId: member.subjectId } },
@@ -71,7 +70,7 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
       ),
     );
   const remove = (member: Member) =>
-    change(`remove ${member.account}`, (version) =>
+    change(t('console.members.removeAction', { account: member.account }), (version) =>
       unwrap(
         api.DELETE('/projects/{projectId}/members/{subjectId}', {
           params: { path: { projectId: project.projectId, subjectId: member.subjectId } },
@@ -80,32 +79,32 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
       ),
     );
   const transfer = (member: Member) =>
-    change(`transfer ownership to ${member.account}`, (version) =>
+    change(t('console.members.transferAction', { account: member.account }), (version) =>
       unwrap(api.POST('/projects/{projectId}/ownership/transfer', { params: inProject, body: { toSubjectId: member.subjectId, expectedProjectVersion: version } })),
     );
 
   return (
     <section>
-      <PanelHeader title="Members">
+      <PanelHeader title={t('console.project.tab.members')}>
         <p class="muted small">
-          Owner: {ROLE_DESCRIPTIONS.owner}. Maintainer: {ROLE_DESCRIPTIONS.maintainer}. Viewer: {ROLE_DESCRIPTIONS.viewer}.
+          {t('console.members.roles', { owner: t('console.roleDescription.owner'), maintainer: t('console.roleDescription.maintainer'), viewer: t('console.roleDescription.viewer') })}
         </p>
       </PanelHeader>
-      <RetryNotice pending={conflicts.pending} subject="this project" />
+      <RetryNotice pending={conflicts.pending} subject={t('console.members.thisProject')} />
       {manage && <AddMemberForm onAdd={addMember} existing={members.data ?? []} />}
       {members.error && <LoadError error={members.error} onRetry={() => void members.reload()} />}
       {!members.data && !members.error && <Loading what={t('console.what.members')} />}
       {members.data && (
         <table class="data-table">
-          <caption class="visually-hidden">Members of {project.name}</caption>
+          <caption class="visually-hidden">{t('console.members.caption', { name: project.name })}</caption>
           <thead>
             <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Role</th>
-              <th scope="col">Member since</th>
+              <th scope="col">{t('console.members.member')}</th>
+              <th scope="col">{t('console.members.role')}</th>
+              <th scope="col">{t('console.members.since')}</th>
               {manage && (
                 <th scope="col">
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{t('console.users.actions')}</span>
                 </th>
               )}
             </tr>
@@ -113,29 +112,29 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
           <tbody>
             {members.data.map((member) => (
               <tr key={member.subjectId}>
-                <th scope="row" data-label="Member">
+                <th scope="row" data-label={t('console.members.member')}>
                   {member.displayName}
-                  {member.subjectId === me?.subjectId && <span class="muted"> (you)</span>}
+                  {member.subjectId === me?.subjectId && <span class="muted"> {t('console.users.you')}</span>}
                   <span class="block small muted">{member.account}</span>
                 </th>
-                <td data-label="Role">
-                  <Badge tone={ROLE_TONE[member.role]}>{member.role}</Badge>
+                <td data-label={t('console.members.role')}>
+                  <Badge tone={ROLE_TONE[member.role]}>{roleName(member.role)}</Badge>
                 </td>
-                <td data-label="Member since">
+                <td data-label={t('console.members.since')}>
                   <Time value={member.createdAt} />
                 </td>
                 {manage && (
-                  <td data-label="Actions">
+                  <td data-label={t('console.users.actions')}>
                     {member.role !== 'owner' && (
                       <div class="actions">
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'role', member })} aria-label={`Change role of ${member.account}`}>
-                          Change role
+                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'role', member })} aria-label={t('console.members.changeRoleLabel', { account: member.account })}>
+                          {t('console.members.changeRole')}
                         </button>
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'transfer', member })} aria-label={`Make owner: ${member.account}`}>
-                          Make owner
+                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'transfer', member })} aria-label={t('console.members.makeOwnerLabel', { account: member.account })}>
+                          {t('console.members.makeOwner')}
                         </button>
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'remove', member })} aria-label={`Remove ${member.account}`}>
-                          Remove
+                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'remove', member })} aria-label={t('console.members.removeLabel', { account: member.account })}>
+                          {t('console.members.remove')}
                         </button>
                       </div>
                     )}
@@ -154,29 +153,25 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
       />
       <ConfirmDialog
         open={action?.kind === 'remove'}
-        title="Remove this member?"
-        confirmLabel="Remove member"
+        title={t('console.members.removeTitle')}
+        confirmLabel={t('console.members.removeConfirm')}
         danger
         onConfirm={async () => void (action && (await remove(action.member)))}
         onClose={() => setAction(null)}
       >
-        <p>
-          <strong>{action?.member.displayName}</strong> ({action?.member.account}) loses access to {project.name} at once. You can add them again later.
-        </p>
+        <p>{tWith('console.members.removeText', { name: <strong>{action?.member.displayName}</strong>, account: action?.member.account, project: project.name })}</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={action?.kind === 'transfer'}
-        title="Transfer ownership?"
-        confirmLabel="Transfer ownership"
+        title={t('console.members.transferTitle')}
+        confirmLabel={t('console.members.transferConfirm')}
         danger
         onConfirm={async () => void (action && (await transfer(action.member)))}
         onClose={() => setAction(null)}
       >
+        <p>{tWith('console.members.transferText', { name: <strong>{action?.member.displayName}</strong>, account: action?.member.account, project: project.name })}</p>
         <p>
-          <strong>{action?.member.displayName}</strong> ({action?.member.account}) becomes the owner of {project.name}. The current owner becomes a maintainer.
-        </p>
-        <p>
-          <strong>You cannot undo this yourself:</strong> only the new owner or an administrator can transfer ownership again.
+          <strong>{t('console.members.noUndo')}</strong> {t('console.members.noUndoText')}
         </p>
       </ConfirmDialog>
     </section>

@@ -1,10 +1,11 @@
 import { api, unwrap } from '../api/client.ts';
-import { t } from '../i18n.ts';
+import { t, tWith } from '../i18n.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
-import { can, ROLE_TONE, roleLabel } from '../roles.ts';
+import { can, ROLE_TONE, roleLabel, roleName } from '../roles.ts';
+import type { MessageKey } from '../../../src/i18n/catalogues.ts';
 import { useResource } from '../use-resource.ts';
 import { AuditPanel } from './audit-panel.tsx';
 import { ClientDetailPanel } from './client-detail-panel.tsx';
@@ -17,11 +18,11 @@ import { RegisterClientPanel } from './register-client-panel.tsx';
 
 export type ProjectTab = 'clients' | 'register-client' | 'client' | 'members' | 'audit' | 'settings';
 
-const TABS: { id: ProjectTab; label: string; path: string; covers: ProjectTab[] }[] = [
-  { id: 'clients', label: 'Clients', path: '/clients', covers: ['clients', 'register-client', 'client'] },
-  { id: 'members', label: 'Members', path: '/members', covers: ['members'] },
-  { id: 'audit', label: 'Audit log', path: '/audit', covers: ['audit'] },
-  { id: 'settings', label: 'Settings', path: '/settings', covers: ['settings'] },
+const TABS: { id: ProjectTab; label: MessageKey; path: string; covers: ProjectTab[] }[] = [
+  { id: 'clients', label: 'console.project.tab.clients', path: '/clients', covers: ['clients', 'register-client', 'client'] },
+  { id: 'members', label: 'console.project.tab.members', path: '/members', covers: ['members'] },
+  { id: 'audit', label: 'console.project.tab.audit', path: '/audit', covers: ['audit'] },
+  { id: 'settings', label: 'console.project.tab.settings', path: '/settings', covers: ['settings'] },
 ];
 
 interface ProjectLayoutProps {
@@ -43,14 +44,14 @@ export function ProjectLayout({ projectId, tab, clientId }: ProjectLayoutProps) 
     <>
       <PageHeader
         title={project.name}
-        context={<Link to="/">Projects</Link>}
+        context={<Link to="/">{t('console.nav.projects')}</Link>}
         badges={
           <>
             <Badge tone={ROLE_TONE[roleLabel(project)]}>
-              <span class="visually-hidden">Your role: </span>
-              {roleLabel(project)}
+              <span class="visually-hidden">{t('console.projects.yourRole')}</span>
+              {roleName(roleLabel(project))}
             </Badge>
-            {project.status === 'archived' && <Badge tone="warning">archived</Badge>}
+            {project.status === 'archived' && <Badge tone="warning">{t('console.projects.archived')}</Badge>}
           </>
         }
       >
@@ -60,22 +61,21 @@ export function ProjectLayout({ projectId, tab, clientId }: ProjectLayoutProps) 
       {project.status === 'archived' && (
         <div class="alert alert-warning" role="status">
           <p>
-            <strong>This project is archived.</strong> It is read-only, and its clients are suspended: sign-ins and token requests for them
-            are refused until the project is active again.
+            <strong>{t('console.project.archivedTitle')}</strong> {t('console.project.archivedText')}
             {project.capabilities.includes('manage_project') && (
               <>
                 {' '}
-                You can un-archive it in <Link to={projectPath(project, '/settings')}>Settings</Link>.
+                {tWith('console.project.unarchiveIn', { settings: <Link to={projectPath(project, '/settings')}>{t('console.project.tab.settings')}</Link> })}
               </>
             )}
           </p>
         </div>
       )}
 
-      <nav class="tabs" aria-label="Project sections">
+      <nav class="tabs" aria-label={t('console.project.sections')}>
         {TABS.map((entry) => (
           <Link key={entry.id} to={projectPath(project, entry.path)} aria-current={entry.covers.includes(tab) ? 'page' : undefined}>
-            {entry.label}
+            {t(entry.label)}
           </Link>
         ))}
       </nav>

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import { CAPABILITY_DESCRIPTIONS } from '../../../src/domain/roles.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
@@ -10,15 +9,23 @@ import { FormError } from '../components/form-error.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
-import { can, roleLabel } from '../roles.ts';
+import { can, roleLabel, roleName } from '../roles.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
 import type { ProjectContext } from './project-context.ts';
+import { t, tWith } from '../i18n.ts';
 
 const EDITED_FIELDS: FieldSpec<Project>[] = [
   { key: 'name', label: 'Name' },
   { key: 'description', label: 'Description' },
 ];
+const CAPABILITY_KEYS = {
+  read: 'console.capability.read',
+  write_clients: 'console.capability.write_clients',
+  manage_members: 'console.capability.manage_members',
+  manage_project: 'console.capability.manage_project',
+} as const;
+
 const ALL_FIELDS: FieldSpec<Project>[] = [...EDITED_FIELDS, { key: 'status', label: 'Status' }];
 
 export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
@@ -47,7 +54,7 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
 
   const changeStatus = async () => {
     await conflicts.run(
-      archiving ? 'archive the project' : 'un-archive the project',
+      t(archiving ? 'console.settings.archiveAction' : 'console.settings.unarchiveAction'),
       project,
       (base) =>
         unwrap(api.PATCH('/projects/{projectId}', { params, body: { expectedProjectVersion: base.version, status: archiving ? 'archived' : 'active' } })).then(
@@ -63,23 +70,23 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
 
   return (
     <section>
-      <PanelHeader title="Settings" />
-      <RetryNotice pending={conflicts.pending} subject="this project" />
+      <PanelHeader title={t('console.project.tab.settings')} />
+      <RetryNotice pending={conflicts.pending} subject={t('console.members.thisProject')} />
       <div class="settings-grid">
         <section class="card section-card">
           <div class="section-title-row">
-            <h3>Project</h3>
+            <h3>{t('console.settings.project')}</h3>
             {editable && !editor.editing && (
               <button type="button" class="button button-small" onClick={editor.start}>
-                Edit name and description
+                {t('console.settings.edit')}
               </button>
             )}
           </div>
           {editor.editing ? (
-            <form onSubmit={submit} noValidate aria-label="Edit project">
+            <form onSubmit={submit} noValidate aria-label={t('console.settings.editLabel')}>
               {editor.conflict && (
                 <ConflictNotice
-                  subject="this project"
+                  subject={t('console.members.thisProject')}
                   changes={editor.conflict}
                   clashes={editor.clashes}
                   busy={editor.busy}
@@ -89,13 +96,13 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
               )}
               <FormError error={editor.error} fieldsShown />
               <TextField
-                label="Name"
+                label={t('console.clients.name')}
                 value={editor.draft.name}
                 onValue={(name) => editor.setDraft({ ...editor.draft, name })}
                 error={editor.error?.fieldErrors.name ?? nameProblem}
               />
               <TextAreaField
-                label="Description"
+                label={t('console.clientDetails.description')}
                 class="prose-input"
                 rows={3}
                 value={editor.draft.description}
@@ -104,39 +111,39 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
               />
               <div class="actions form-actions">
                 <button type="submit" class="button button-primary" disabled={editor.busy}>
-                  {editor.busy ? 'Saving…' : 'Save'}
+                  {t(editor.busy ? 'console.common.saving' : 'console.settings.save')}
                 </button>
                 <button type="button" class="button" onClick={editor.cancel}>
-                  Cancel
+                  {t('console.common.cancel')}
                 </button>
               </div>
             </form>
           ) : (
             <dl class="facts">
               <div>
-                <dt>Name</dt>
+                <dt>{t('console.clients.name')}</dt>
                 <dd>{project.name}</dd>
               </div>
               <div>
-                <dt>Description</dt>
-                <dd>{project.description || <span class="muted">none</span>}</dd>
+                <dt>{t('console.clientDetails.description')}</dt>
+                <dd>{project.description || <span class="muted">{t('console.common.none')}</span>}</dd>
               </div>
               <div>
-                <dt>Project ID</dt>
+                <dt>{t('console.settings.projectId')}</dt>
                 <dd>
                   <code>{project.projectId}</code>
                 </dd>
               </div>
               <div>
-                <dt>Created</dt>
+                <dt>{t('console.settings.created')}</dt>
                 <dd>
                   <Time value={project.createdAt} />
                 </dd>
               </div>
               <div>
-                <dt>Last changed</dt>
+                <dt>{t('console.settings.lastChanged')}</dt>
                 <dd>
-                  <Time value={project.updatedAt} /> <span class="muted small">(version {project.version})</span>
+                  <Time value={project.updatedAt} /> <span class="muted small">{t('console.settings.version', { version: project.version })}</span>
                 </dd>
               </div>
             </dl>
@@ -144,30 +151,27 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
         </section>
 
         <section class="card section-card">
-          <h3>Your access</h3>
+          <h3>{t('console.settings.access')}</h3>
           <p>
-            You are <strong>{roleLabel(project) === 'administrator' ? 'an administrator (not a member)' : `the project's ${roleLabel(project)}`}</strong>. You can:
+            {tWith('console.settings.youAre', { role: <strong>{roleLabel(project) === 'administrator' ? t('console.settings.adminNotMember') : t('console.settings.projectRole', { role: roleName(roleLabel(project)) })}</strong> })}
           </p>
           <ul>
             {project.capabilities.map((capability) => (
-              <li key={capability}>{CAPABILITY_DESCRIPTIONS[capability]}</li>
+              <li key={capability}>{t(CAPABILITY_KEYS[capability])}</li>
             ))}
           </ul>
         </section>
 
         {mayChangeStatus && (
           <section class={archiving ? 'card section-card danger-zone' : 'card section-card'}>
-            <h3>{archiving ? 'Archive the project' : 'Un-archive the project'}</h3>
+            <h3>{t(archiving ? 'console.settings.archiveTitle' : 'console.settings.unarchiveTitle')}</h3>
             {archiving ? (
-              <p>
-                Archiving makes the project read-only and <strong>suspends all its clients</strong>: Sesame refuses their sign-ins and token requests
-                until the project is un-archived.
-              </p>
+              <p>{tWith('console.settings.archiveText', { suspends: <strong>{t('console.settings.suspends')}</strong> })}</p>
             ) : (
-              <p>Un-archiving makes the project editable again, and its active clients can sign people in again at once.</p>
+              <p>{t('console.settings.unarchiveText')}</p>
             )}
             <button type="button" class={archiving ? 'button button-danger' : 'button button-primary'} onClick={() => setConfirmingStatus(true)}>
-              {archiving ? 'Archive project' : 'Un-archive project'}
+              {t(archiving ? 'console.settings.archive' : 'console.settings.unarchive')}
             </button>
           </section>
         )}
@@ -175,8 +179,8 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
 
       <ConfirmDialog
         open={confirmingStatus}
-        title={archiving ? 'Archive this project?' : 'Un-archive this project?'}
-        confirmLabel={archiving ? 'Archive project' : 'Un-archive project'}
+        title={t(archiving ? 'console.settings.archiveConfirmTitle' : 'console.settings.unarchiveConfirmTitle')}
+        confirmLabel={t(archiving ? 'console.settings.archive' : 'console.settings.unarchive')}
         danger={archiving}
         onConfirm={changeStatus}
         onClose={() => setConfirmingStatus(false)}
@@ -184,12 +188,12 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
         {archiving ? (
           <>
             <p>
-              <strong>Every client of {project.name} is suspended at once:</strong> people cannot sign in to them and their token requests are refused.
+              <strong>{t('console.settings.everyClient', { name: project.name })}</strong> {t('console.settings.everyClientText')}
             </p>
-            <p>The project becomes read-only. You can un-archive it later, and its clients work again.</p>
+            <p>{t('console.settings.readOnly')}</p>
           </>
         ) : (
-          <p>{project.name} becomes editable again, and its active clients can sign people in at once.</p>
+          <p>{t('console.settings.unarchiveConfirmText', { name: project.name })}</p>
         )}
       </ConfirmDialog>
     </section>

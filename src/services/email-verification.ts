@@ -13,6 +13,14 @@ import type { LinkCheck } from './password-reset.ts';
  */
 export function createEmailVerificationService({ store, clock, mail }: ServiceDeps) {
   return {
+    /** The caller's address, whether it is verified, and whether Sesame can mail a verification link. */
+    async currentEmail(actor: Actor): Promise<{ email: string | null; emailVerified: boolean; mailEnabled: boolean }> {
+      if (!actor.subjectId) throw new AppError('login_required', 'Sign in first.');
+      const user = await store.repos.users.findBySubjectId(actor.subjectId);
+      if (!user) throw new AppError('login_required', 'Sign in first.');
+      return { email: user.email, emailVerified: user.emailVerified, mailEnabled: mail?.enabled === true };
+    },
+
     /** Sets the caller's address (unverified) and mails it a verification link; the same verified address changes nothing. */
     async changeEmail(actor: Actor, email: string): Promise<{ email: string; emailVerified: boolean }> {
       if (!actor.subjectId) throw new AppError('login_required', 'Sign in first.');

@@ -24,6 +24,9 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
             <Link to="/" aria-current={inProjects ? 'page' : undefined}>
               Projects
             </Link>
+            <Link to="/account" aria-current={path === '/account' || path.startsWith('/account/') ? 'page' : undefined}>
+              My account
+            </Link>
             {user.isAdmin && (
               <Link to="/admin/users" aria-current={path.startsWith('/admin/users') ? 'page' : undefined}>
                 Users

@@ -1,4 +1,5 @@
 import type { SessionUser } from './api/types.ts';
+import { AccountLayout, accountSectionFor } from './pages/account-layout.tsx';
 import { AdminUsersPage } from './pages/admin-users-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ProjectLayout, type ProjectTab } from './pages/project-layout.tsx';
@@ -18,6 +19,8 @@ const projectRoutes: [string, ProjectTab][] = [
 /** The page for a path below /console. */
 export function routeFor(path: string, user: SessionUser) {
   if (path === '/' || path === '/projects') return <ProjectsPage />;
+  const accountSection = accountSectionFor(path);
+  if (accountSection) return <AccountLayout section={accountSection} />;
   if (path === '/admin/users') return user.isAdmin ? <AdminUsersPage /> : <NotFoundPage />;
   for (const [pattern, tab] of projectRoutes) {
     const params = matchPath(pattern, path);

@@ -17,3 +17,9 @@ export type AdminUser = Schemas['User'];
 export type DirectoryUser = Schemas['UserSummary'];
 /** The roles a member can be given or changed to; owner changes only by transfer. */
 export type AssignableRole = operations['changeMemberRole']['requestBody']['content']['application/json']['role'];
+export type AccountSession = Schemas['AccountSession'];
+export type Consent = Schemas['Consent'];
+export type Factor = Schemas['Factor'];
+export type MyEmail = operations['getMyEmail']['responses'][200]['content']['application/json'];
+/** The secret and QR code of an authenticator being added; shown once, dropped when its dialog closes. */
+export type TotpEnrolment = operations['startTotp']['responses'][201]['content']['application/json'];

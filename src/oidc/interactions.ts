@@ -16,6 +16,9 @@ import { renderOneTimeCodePage } from './pages/one-time-code-page.ts';
 import type { OidcDeps } from './provider.ts';
 import { rememberConsent } from './remembered-consent.ts';
 import { secondStepSubject, secondStepTicket } from './second-step-ticket.ts';
+import { enrolmentRoutes } from './enrolment-routes.ts';
+import { passkeyRoutes } from './passkey-routes.ts';
+import { asksForMfa, MFA_STEP_UP_REASON } from './step-up.ts';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type InteractionResults = Parameters<Provider['interactionResult']>[2];
@@ -23,7 +26,8 @@ type Params = { uid: string };
 type FormBody = Record<string, unknown> | undefined;
 
 function sendPage(reply: FastifyReply, status: number, page: string, formTargets: (string | undefined)[] = []): FastifyReply {
-  return reply.status(status).headers(pageSecurityHeaders(formTargets)).send(page);
+  // Pages with passkey buttons load our own scripts (never inline ones); the others run none.
+  return reply.status(status).headers(pageSecurityHeaders(formTargets, { scripts: page.includes('<script src="/assets/') })).send(page);
 }
 
 const field = (body: FormBody, name: string): string => {
@@ -105,6 +109,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     if (!interaction) return reply;
     const name = await clientName(interaction);
     if (name === null) return sendPage(reply, 400, renderErrorPage(explainProtocolError('invalid_client', undefined)));
+    if (interaction.prompt.name === 'login' && interaction.session && interaction.prompt.reasons.every((reason) => reason === MFA_STEP_UP_REASON)) {
+      return stepUp(request, reply, interaction, interaction.session.accountId);
+    }
     if (interaction.prompt.name === 'login') {
       return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name }), [
         interaction.params.redirect_uri as string,
@@ -143,13 +150,8 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
         failed: true,
       }), [interaction.params.redirect_uri as string]);
     }
-    // The policy wants a second factor this person has not added: no code is issued until they enrol.
-    if (await deps.services.factors.mustEnrol(user)) {
-      return sendPage(reply, 403, renderErrorPage({
-        title: 'Add a second factor first',
-        message: 'Your organisation requires a one-time code from an authenticator app at sign-in. Sign in to the Sesame console, add an authenticator under My account, then go back to the application and sign in again.',
-      }));
-    }
+    // The policy (or the application, acr_values=mfa) wants a second factor this person has not added: no code is issued until they enrol.
+    if (asksForMfa(interaction.params) || (await deps.services.factors.mustEnrol(user))) return enrolment.showEnrolment(reply, interaction, user, request.ip);
     rememberDevice(reply, user.subjectId);
     return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd'], acr: 'pwd' } }, false);
   });
@@ -161,9 +163,23 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     reply.raw.setHeader('set-cookie', [...(Array.isArray(setCookies) ? setCookies : setCookies === undefined ? [] : [String(setCookies)]), device.issue(subjectId)]);
   }
 
-  async function showOneTimeCodePage(reply: FastifyReply, interaction: Interaction, ticket: string, status: number, problem: { failed?: boolean; retryAfterSeconds?: number } = {}) {
-    const page = renderOneTimeCodePage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await clientName(interaction)) ?? '', ...problem });
+  async function showOneTimeCodePage(reply: FastifyReply, interaction: Interaction, ticket: string, status: number, problem: { failed?: boolean; retryAfterSeconds?: number; passkeyFailed?: boolean } = {}) {
+    const subjectId = secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now());
+    const passkey = subjectId ? await deps.services.passkeys.hasPasskey(subjectId) : false;
+    const page = renderOneTimeCodePage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await clientName(interaction)) ?? '', passkey, ...problem });
     return sendPage(reply, status, page, [interaction.params.redirect_uri as string]);
+  }
+
+  const kit = { deps, cookieKeys, load, csrfRejected, wrongStep, clientName, finish, rememberDevice, sendPage, showOneTimeCodePage };
+  const enrolment = enrolmentRoutes(app, kit);
+  passkeyRoutes(app, kit);
+
+  /** A live session whose sign-in was one factor, and an application asking for mfa: only the second factor is asked (or enrolled). */
+  async function stepUp(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, subjectId: string) {
+    const user = await deps.services.users.getUser(subjectId);
+    if (!user || user.status !== 'active') return wrongStep(reply);
+    if (!(await deps.services.factors.hasFactor(subjectId))) return enrolment.showEnrolment(reply, interaction, user, request.ip);
+    return showOneTimeCodePage(reply, interaction, secondStepTicket(cookieKeys, interaction.uid, subjectId, deps.clock.now()), 200);
   }
 
   // The second step for a person with an authenticator: the ticket stands for the password checked a moment ago.

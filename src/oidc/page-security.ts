@@ -1,13 +1,15 @@
 /**
- * Headers for every HTML page the provider renders. No page runs a script or loads anything from
- * another origin. `form-action` names the relying party's origin too: Chrome applies it to the
+ * Headers for every HTML page the provider renders. No page loads anything from another origin, and
+ * only the pages with passkey buttons run a script: files served from this origin (`scripts`), never
+ * inline. `form-action` names the relying party's origin too: Chrome applies it to the
  * redirects that follow a form POST, and signing in or out ends in a redirect to the application.
  */
-export function pageSecurityHeaders(formTargets: readonly (string | undefined)[] = []): Record<string, string> {
+export function pageSecurityHeaders(formTargets: readonly (string | undefined)[] = [], options: { scripts?: boolean } = {}): Record<string, string> {
+  const policy = contentSecurityPolicy(formTargets);
   return {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': contentSecurityPolicy(formTargets),
+    'content-security-policy': options.scripts ? `${policy}; script-src 'self'; connect-src 'self'` : policy,
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
     'referrer-policy': 'no-referrer',

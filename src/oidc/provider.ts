@@ -18,6 +18,7 @@ import { renderLoggedOutPage, renderLogoutPage } from './pages/logout-page.ts';
 import { providerResponseHeaders } from './provider-headers.ts';
 import { rememberedConsentScopes } from './remembered-consent.ts';
 import { installSecretsBridge } from './secrets-bridge.ts';
+import { interactionPolicyWithStepUp } from './step-up.ts';
 import type { SigningJwks } from './signing-keys.ts';
 import { TOKEN_LIFETIMES } from './token-lifetimes.ts';
 
@@ -177,7 +178,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       const publicClient = client.clientAuthMethod === 'none' && (client as Client & SesameClientFields).sesame_client_type !== 'native';
       return !publicClient && client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access');
     },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { policy: interactionPolicyWithStepUp(), url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     loadExistingGrant,
     clientBasedCORS(ctx, origin, client) {
       // A spa calls /token and /userinfo from its own origin: the origin of one of its redirect URIs.

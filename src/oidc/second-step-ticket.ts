@@ -6,15 +6,32 @@ import { csrfTokens } from '../security/csrf-token.ts';
 const PURPOSE = 'interaction-second-step';
 export const SECOND_STEP_SECONDS = 300;
 
+/** The purposes of the other tickets of one sign-in: each step accepts only its own. */
+export const TICKET_PURPOSES = {
+  /** A person whose password was right and who must enrol a factor first. */
+  enrolment: 'interaction-enrolment',
+  /** A person who just enrolled `subjectId:factorId` in this sign-in and saw their recovery codes. */
+  enrolled: 'interaction-enrolled',
+} as const;
+
+/** `subject` never holds a dot (subject ids are UUIDs; tickets join several with `:`). */
+export function interactionTicket(cookieKeys: readonly string[], purpose: string, uid: string, subject: string, now: number, seconds = SECOND_STEP_SECONDS): string {
+  const expiresAt = now + seconds * 1000;
+  return `${subject}.${expiresAt}.${csrfTokens(cookieKeys, purpose).issue(`${uid}|${subject}|${expiresAt}`)}`;
+}
+
+export function interactionTicketSubject(cookieKeys: readonly string[], purpose: string, uid: string, ticket: string, now: number): string | null {
+  const [subject, expires, ...rest] = ticket.split('.');
+  const expiresAt = Number(expires);
+  if (!subject || !Number.isSafeInteger(expiresAt) || expiresAt <= now) return null;
+  return csrfTokens(cookieKeys, purpose).verify(`${uid}|${subject}|${expiresAt}`, rest.join('.')) ? subject : null;
+}
+
 export function secondStepTicket(cookieKeys: readonly string[], uid: string, subjectId: string, now: number): string {
-  const expiresAt = now + SECOND_STEP_SECONDS * 1000;
-  return `${subjectId}.${expiresAt}.${csrfTokens(cookieKeys, PURPOSE).issue(`${uid}|${subjectId}|${expiresAt}`)}`;
+  return interactionTicket(cookieKeys, PURPOSE, uid, subjectId, now);
 }
 
 /** The person whose password this interaction checked, or null when the ticket is forged, moved or stale. */
 export function secondStepSubject(cookieKeys: readonly string[], uid: string, ticket: string, now: number): string | null {
-  const [subjectId, expires, ...rest] = ticket.split('.');
-  const expiresAt = Number(expires);
-  if (!subjectId || !Number.isSafeInteger(expiresAt) || expiresAt <= now) return null;
-  return csrfTokens(cookieKeys, PURPOSE).verify(`${uid}|${subjectId}|${expiresAt}`, rest.join('.')) ? subjectId : null;
+  return interactionTicketSubject(cookieKeys, PURPOSE, uid, ticket, now);
 }

@@ -15,6 +15,8 @@ export interface ServiceDeps {
   lookupLimiter: LookupLimiter;
   /** Absent or disabled: Sesame sends no mail, and the features that need it say so. */
   mail?: MailSettings;
+  /** OIDC_ISSUER: passkeys are bound to its host (the WebAuthn relying-party ID) and origin. Absent: no passkeys. */
+  issuer?: string | undefined;
 }
 
 export interface MailSettings {

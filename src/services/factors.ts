@@ -10,8 +10,9 @@ import { endEverySessionOf } from './end-sessions.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { createSecondFactor } from './second-factor.ts';
+import { queueSecurityNotice } from './security-notices.ts';
 
-export type FactorType = 'totp' | 'recovery_codes';
+export type FactorType = 'totp' | 'passkey' | 'recovery_codes';
 
 export interface FactorView {
   factorId: string;
@@ -33,7 +34,7 @@ export interface TotpEnrolment {
 export const RECOVERY_CODES_FACTOR_ID = 'recovery_codes';
 const TOTP_ISSUER = 'Sesame';
 
-async function issueRecoveryCodes(repos: Repositories, subjectId: string, at: number): Promise<string[]> {
+export async function issueRecoveryCodes(repos: Repositories, subjectId: string, at: number): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await repos.accountFactors.replaceRecoveryCodes(subjectId, codes.map((code) => recoveryCodeDigest(subjectId, code)), at);
   return codes;
@@ -41,8 +42,14 @@ async function issueRecoveryCodes(repos: Repositories, subjectId: string, at: nu
 
 /** The caller's second factors: TOTP authenticators and recovery codes. */
 export function createFactorService(deps: ServiceDeps) {
-  const { store, clock } = deps;
+  const { store, clock, mail } = deps;
   const secondFactor = createSecondFactor(deps);
+
+  /** Tells the person by mail, in the transaction of the change. */
+  async function noticeFactorChange(repos: Repositories, subjectId: string): Promise<void> {
+    const user = await repos.users.findBySubjectId(subjectId);
+    if (user) await queueSecurityNotice(repos, clock, mail, user, 'second_factor_changed');
+  }
   const account = createAccountService(deps);
 
   function subjectOf(actor: Actor): string {
@@ -63,6 +70,11 @@ export function createFactorService(deps: ServiceDeps) {
         ],
         mfaRequired: mfaRequiredFor(policy, actor),
       };
+    },
+
+    /** Whether the person has a confirmed second factor (an authenticator app or a passkey). */
+    async hasFactor(subjectId: string): Promise<boolean> {
+      return secondFactor.enrolled(subjectId);
     },
 
     /** Whether the instance's policy requires this person to have a second factor they have not added yet. */
@@ -88,6 +100,18 @@ export function createFactorService(deps: ServiceDeps) {
       return { factorId, secret, otpauthUri, qrCodeSvg: await qrCodeSvg(otpauthUri) };
     },
 
+    /** A pending authenticator shown again (a sign-in's enrolment page after a wrong first code); null when it is not pending. */
+    async pendingTotp(actor: Actor, factorId: string): Promise<TotpEnrolment | null> {
+      const subjectId = subjectOf(actor);
+      const factor = await store.repos.accountFactors.find(subjectId, factorId);
+      const user = await store.repos.users.findBySubjectId(subjectId);
+      if (!factor || !user || factor.type !== 'totp' || factor.status !== 'pending') return null;
+      const secret = await secondFactor.open(factor.secretEncrypted, factorId);
+      if (secret === null) return null;
+      const otpauthUri = totpUri(secret, TOTP_ISSUER, user.account);
+      return { factorId, secret, otpauthUri, qrCodeSvg: await qrCodeSvg(otpauthUri) };
+    },
+
     /** Confirms a pending authenticator with a current code; the first factor also gets ten recovery codes, shown this once. */
     async confirmTotp(actor: Actor, factorId: string, code: string): Promise<{ factor: FactorView; recoveryCodes?: string[] }> {
       const subjectId = subjectOf(actor);
@@ -102,6 +126,7 @@ export function createFactorService(deps: ServiceDeps) {
         await repos.accountFactors.activate(factorId);
         const recoveryCodes = first ? await issueRecoveryCodes(repos, subjectId, clock.now()) : undefined;
         await writeAudit(repos, clock, actor, { action: 'account.factor_add', targetType: 'user', targetId: subjectId, after: { factorId, type: 'totp', name: factor.name, recoveryCodesIssued: first } });
+        await noticeFactorChange(repos, subjectId);
         const view: FactorView = { factorId, type: 'totp', name: factor.name, createdAt: factor.createdAt, lastUsedAt: clock.now() };
         return recoveryCodes ? { factor: view, recoveryCodes } : { factor: view };
       });
@@ -112,10 +137,11 @@ export function createFactorService(deps: ServiceDeps) {
       const subjectId = subjectOf(actor);
       return store.transaction(async (repos) => {
         if (!(await repos.accountFactors.hasActiveFactor(subjectId))) {
-          throw new AppError('invalid_request', 'Recovery codes stand in for an authenticator: add one first (POST /account/factors/totp).');
+          throw new AppError('invalid_request', 'Recovery codes stand in for an authenticator or a passkey: add one first (POST /account/factors/totp or POST /account/factors/passkeys).');
         }
         const codes = await issueRecoveryCodes(repos, subjectId, clock.now());
         await writeAudit(repos, clock, actor, { action: 'account.recovery_codes_new', targetType: 'user', targetId: subjectId });
+        await noticeFactorChange(repos, subjectId);
         return codes;
       });
     },
@@ -132,6 +158,7 @@ export function createFactorService(deps: ServiceDeps) {
           if (!(await repos.accountFactors.hasActiveFactor(subjectId))) await repos.accountFactors.removeRecoveryCodes(subjectId);
         }
         await writeAudit(repos, clock, actor, { action: 'account.factor_remove', targetType: 'user', targetId: subjectId, before: { factorId } });
+        await noticeFactorChange(repos, subjectId);
       });
     },
 
@@ -145,6 +172,7 @@ export function createFactorService(deps: ServiceDeps) {
         const now = clock.now();
         await endEverySessionOf(repos, subjectId, now);
         await writeAudit(repos, clock, actor, { action: 'user.factors_reset', targetType: 'user', targetId: subjectId, after: { removedFactors: removed } });
+        await noticeFactorChange(repos, subjectId);
       });
     },
   };

@@ -14,6 +14,7 @@ import { createInvitationService } from './invitations.ts';
 import { createOutgoingMailService } from './mail/outgoing-mail.ts';
 import { createIdempotencyService } from './idempotency.ts';
 import { createFactorService } from './factors.ts';
+import { createPasskeyService } from './passkeys.ts';
 import { createMemberService } from './members.ts';
 import { createPasswordResetService } from './password-reset.ts';
 import { createProjectService } from './projects.ts';
@@ -34,6 +35,7 @@ export function createServices({
   mail,
   lookupLimiter = unlimitedLookups,
   keyEncryptionSecret,
+  issuer,
 }: {
   db: Db;
   engine: Engine;
@@ -44,8 +46,10 @@ export function createServices({
   mail?: MailSettings | undefined;
   /** Seals TOTP secrets; absent, the one start-up generated and kept in the database (outside production). */
   keyEncryptionSecret?: string | undefined;
+  /** OIDC_ISSUER, which passkeys are bound to; absent (the command line), passkeys are unavailable. */
+  issuer?: string | undefined;
 }) {
-  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, ...(mail ? { mail } : {}) };
+  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, issuer, ...(mail ? { mail } : {}) };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),
@@ -61,6 +65,7 @@ export function createServices({
     idempotency: createIdempotencyService(deps),
     account: createAccountService(deps),
     factors: createFactorService(deps),
+    passkeys: createPasskeyService(deps),
     settings: createSecuritySettingsService(deps),
   };
 }

@@ -27,7 +27,7 @@ export function createSecondFactor(deps: SecondFactorDeps) {
 
   async function totpStepFor(repos: Repositories, subjectId: string, code: string, factorId?: string): Promise<{ factorId: string; step: number } | null> {
     const secret = await keyEncryptionSecretOf(deps, repos);
-    const factors = (await repos.accountFactors.listOf(subjectId)).filter((factor) => (factorId === undefined ? factor.status === 'active' : factor.factorId === factorId));
+    const factors = (await repos.accountFactors.listOf(subjectId)).filter((factor) => factor.type === 'totp' && (factorId === undefined ? factor.status === 'active' : factor.factorId === factorId));
     for (const factor of factors) {
       const totpSecret = openSealedText(factor.secretEncrypted, factor.factorId, secret, TOTP_SECRETS);
       if (totpSecret === null) throw new Error(`TOTP factor ${factor.factorId} cannot be decrypted: OIDC_KEY_ENCRYPTION_SECRET differs from the one it was stored with`);
@@ -45,6 +45,11 @@ export function createSecondFactor(deps: SecondFactorDeps) {
   return {
     async seal(totpSecret: string, factorId: string): Promise<string> {
       return sealText(totpSecret, factorId, await keyEncryptionSecretOf(deps, store.repos), TOTP_SECRETS);
+    },
+
+    /** The TOTP secret of a factor, unsealed (to show a pending one again); null when it cannot be opened. */
+    async open(secretEncrypted: string, factorId: string): Promise<string | null> {
+      return openSealedText(secretEncrypted, factorId, await keyEncryptionSecretOf(deps, store.repos), TOTP_SECRETS);
     },
 
     /** Whether the person has a confirmed factor: then every sign-in needs a one-time code too. */

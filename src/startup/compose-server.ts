@@ -33,6 +33,7 @@ export async function composeServer(deps: { config: Config; db: Db; engine: Engi
     lookupLimiter: operations.rateLimits.lookup,
     mail: mailSettingsOf(config, operations),
     keyEncryptionSecret: config.keyEncryptionSecret,
+    issuer: config.issuer,
   });
   const prepared = await prepareInstance({ config, db, clock, services });
   const app = await buildApp({ config, db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });

@@ -188,15 +188,30 @@ export interface MailOutboxTable {
 export interface AccountFactorsTable {
   factor_id: string;
   subject_id: string;
-  type: 'totp';
+  type: 'totp' | 'passkey';
   name: string;
   status: 'pending' | 'active';
-  /** The TOTP secret, AES-256-GCM under the key-encryption secret. */
+  /** The TOTP secret, AES-256-GCM under the key-encryption secret; empty for a passkey (it has none). */
   secret_encrypted: string;
   /** The last RFC 6238 time step accepted: codes of this step or earlier are refused. */
   last_used_step: number | null;
   created_at: EpochMs;
   last_used_at: EpochMs | null;
+  /** A passkey's WebAuthn credential id (base64url); null for TOTP. */
+  credential_id: string | null;
+  /** A passkey's COSE public key (base64url); public, so stored as it is. */
+  public_key: string | null;
+  /** The authenticator's signature counter, last seen. */
+  sign_count: number | null;
+  /** The transports the authenticator reported, comma-separated. */
+  transports: string | null;
+}
+
+/** A WebAuthn challenge (as a digest) until it is used once or expires; `binding` names whom it was made for. */
+export interface WebauthnChallengesTable {
+  challenge_digest: string;
+  binding: string;
+  expires_at: EpochMs;
 }
 
 export interface RecoveryCodesTable {
@@ -231,6 +246,7 @@ export interface Database {
   account_factors: AccountFactorsTable;
   recovery_codes: RecoveryCodesTable;
   security_settings: SecuritySettingsTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

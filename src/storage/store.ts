@@ -15,6 +15,7 @@ import { securitySettingsRepository } from './repositories/security-settings-rep
 import { sessionRepository } from './repositories/session-repository.ts';
 import { signingKeyRepository } from './repositories/signing-key-repository.ts';
 import { userRepository } from './repositories/user-repository.ts';
+import { webauthnChallengeRepository } from './repositories/webauthn-challenge-repository.ts';
 import type { Database } from './schema.ts';
 
 /** What a repository runs its statements on: the database, or the transaction it was opened in. */
@@ -43,6 +44,7 @@ const REPOSITORY_FACTORIES = {
   idempotencyKeys: idempotencyKeyRepository,
   accountFactors: accountFactorRepository,
   securitySettings: securitySettingsRepository,
+  webauthnChallenges: webauthnChallengeRepository,
 };
 
 type Factories = typeof REPOSITORY_FACTORIES;

@@ -162,6 +162,13 @@ const CASES: Case[] = [
   { operationId: 'listMyFactors', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/factors' }) },
   { operationId: 'startTotp', allowed: 'everyone', status: 201, request: () => ({ method: 'POST', path: '/account/factors/totp', body: { name: 'Phone' } }) },
   { operationId: 'confirmTotp', allowed: 'everyone', status: 404, request: () => ({ method: 'POST', path: '/account/factors/totp/fac_nobodys/confirm', body: { code: '123456' } }) },
+  { operationId: 'passkeyOptions', allowed: 'everyone', status: 200, request: () => ({ method: 'POST', path: '/account/factors/passkeys/options' }) },
+  {
+    operationId: 'addPasskey',
+    allowed: 'everyone',
+    status: 400,
+    request: () => ({ method: 'POST', path: '/account/factors/passkeys', body: { name: 'Laptop', response: { id: 'Kx3u', rawId: 'Kx3u', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' } } } }),
+  },
   { operationId: 'newRecoveryCodes', allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/recovery-codes' }) },
   { operationId: 'removeFactor', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/factors/fac_nobodys', body: { currentPassword: PASSWORD } }) },
 ];

@@ -114,27 +114,4 @@ describe.each(TEST_ENGINES)('OIDC login with the password alone on %s', (engine)
   });
 });
 
-describe.each(TEST_ENGINES)('OIDC login under a policy requiring a second factor on %s', (engine) => {
-  let server: OidcTestServer;
-  let fixture: OidcFixture;
-  beforeAll(async () => {
-    server = await startOidcTestServer(engine);
-    fixture = await setUpOidcFixture(server);
-    const { version } = await server.services.settings.getSettings(fixture.adminActor);
-    await server.services.settings.updateSettings(fixture.adminActor, { mfaRequired: 'everyone', expectedSettingsVersion: version });
-  });
-  afterAll(() => server.close());
-
-  it('issues no code to a person without a factor: they are sent to enrol first', async () => {
-    const config = await discoverAs(server.issuer, fixture.web);
-    const agent = new OidcUserAgent(server.issuer);
-    const request = await authorizationRequest(config, fixture.web, 'openid profile', { prompt: 'consent' });
-    const { signInThroughPages } = await import('../helpers/oidc-user-agent.ts');
-    const page = await signInThroughPages(agent, request.url, PERSON);
-    expect(page.status).toBe(403);
-    expect(page.body).toContain('Add a second factor first');
-    expect(page.location).toBeNull();
-    const codes = await server.db.selectFrom('oidc_payloads').select('kind').where('kind', '=', 'AuthorizationCode').execute();
-    expect(codes).toEqual([]);
-  });
-});
+// A person the policy requires to use a second factor and who has none: test/oidc/enrolment-and-step-up.test.ts.

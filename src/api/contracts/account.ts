@@ -82,6 +82,35 @@ export const confirmTotpResponse = z.object({ factor: factorJson, recoveryCodes:
 export const recoveryCodesResponse = z.object({ recoveryCodes });
 export const removeFactorRequest = z.object({ currentPassword }).strict();
 
+export const passkeyOptionsResponse = z
+  .object({
+    challenge: z.string().meta({ description: 'base64url; single use, valid for 5 minutes, only for you.' }),
+    rp: z.object({ id: z.string().optional(), name: z.string() }).meta({ description: 'The relying party; its id is the issuer\'s host.' }),
+    user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+    pubKeyCredParams: z.array(z.object({ type: z.string(), alg: z.number() })),
+    timeout: z.number().optional(),
+    excludeCredentials: z.array(z.object({ id: z.string(), type: z.string(), transports: z.array(z.string()).optional() })).optional().meta({ description: 'Your passkeys already registered.' }),
+    authenticatorSelection: z
+      .object({ residentKey: z.string().optional(), userVerification: z.string().optional(), requireResidentKey: z.boolean().optional(), authenticatorAttachment: z.string().optional() })
+      .optional(),
+    attestation: z.string().optional(),
+    hints: z.array(z.string()).optional(),
+    extensions: z.unknown().optional(),
+  })
+  .meta({
+    id: 'PasskeyCreationOptions',
+    description: 'WebAuthn PublicKeyCredentialCreationOptions in their JSON form (as `PublicKeyCredential.parseCreationOptionsFromJSON` and @simplewebauthn/browser\'s `startRegistration` take them): a discoverable credential, user verification preferred.',
+  });
+export const addPasskeyRequest = z
+  .object({
+    name: z.string().trim().min(1).max(100).meta({ description: 'Your name for the passkey, e.g. "Laptop".' }),
+    response: z
+      .looseObject({ id: z.string().min(1).max(1024), rawId: z.string().max(1024), type: z.literal('public-key'), response: z.looseObject({ clientDataJSON: z.string(), attestationObject: z.string() }) })
+      .meta({ description: 'The RegistrationResponseJSON the browser made from the options (`PublicKeyCredential.toJSON()`, or @simplewebauthn/browser\'s `startRegistration`).' }),
+  })
+  .strict();
+export const addPasskeyResponse = z.object({ factor: factorJson, recoveryCodes: recoveryCodes.optional() });
+
 export const settingsJson = z
   .object({
     mfaRequired: z.enum(MFA_POLICIES).meta({ description: 'Who must sign in with a second factor: `none`, `admins` or `everyone`.' }),

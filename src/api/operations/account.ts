@@ -1,4 +1,6 @@
 import {
+  addPasskeyRequest,
+  addPasskeyResponse,
   changePasswordRequest,
   confirmTotpRequest,
   confirmTotpResponse,
@@ -6,6 +8,7 @@ import {
   factorListResponse,
   factorParams,
   grantParams,
+  passkeyOptionsResponse,
   presentAccountSession,
   presentConsent,
   presentFactor,
@@ -127,7 +130,7 @@ export const listMyFactors = defineOperation({
   path: '/account/factors',
   tag,
   summary: 'List my second factors',
-  description: 'Your confirmed authenticators and recovery codes, and whether the instance\'s policy requires you to have one.',
+  description: 'Your confirmed authenticator apps (`totp`), passkeys (`passkey`) and recovery codes, and whether the instance\'s policy requires you to have a second factor.',
   access: 'session',
   response: { status: 200, description: 'Your factors.', schema: factorListResponse, example: { factors: [exampleFactor], mfaRequired: false } },
   errors: [],
@@ -179,6 +182,57 @@ export const confirmTotp = defineOperation({
   },
 });
 
+export const passkeyOptions = defineOperation({
+  operationId: 'passkeyOptions',
+  method: 'POST',
+  path: '/account/factors/passkeys/options',
+  tag,
+  summary: 'Start adding a passkey',
+  description: 'WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer\'s host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once.',
+  access: 'session',
+  response: {
+    status: 200,
+    description: 'The options.',
+    schema: passkeyOptionsResponse,
+    example: {
+      challenge: 'q2A8nW0vLr4kH7yTb1Zs9mPq3XcUe6Jd5Fo2GiRk8aY',
+      rp: { name: 'Sesame', id: 'id.example.edu' },
+      user: { id: 'dXNyXzhRdzNuUjV0WTd1STlvUDE', name: 'alice', displayName: 'Alice Example' },
+      pubKeyCredParams: [{ alg: -8, type: 'public-key' }, { alg: -7, type: 'public-key' }, { alg: -257, type: 'public-key' }],
+      timeout: 300000,
+      attestation: 'none',
+      excludeCredentials: [],
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred', requireResidentKey: true },
+    },
+  },
+  errors: [],
+  async handle({ services, actor }) {
+    return services.passkeys.registrationOptions(actor);
+  },
+});
+
+export const addPasskey = defineOperation({
+  operationId: 'addPasskey',
+  method: 'POST',
+  answerIsSecret: true,
+  path: '/account/factors/passkeys',
+  tag,
+  summary: 'Add a passkey',
+  description: 'Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page\'s "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.',
+  access: 'session',
+  body: addPasskeyRequest,
+  bodyExample: {
+    name: 'Laptop',
+    response: { id: 'Kx3u9Qw2Rt5yUi8oP1aS4dF', rawId: 'Kx3u9Qw2Rt5yUi8oP1aS4dF', type: 'public-key', response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZQ' } },
+  },
+  response: { status: 201, description: 'The passkey.', schema: addPasskeyResponse, example: { factor: { ...exampleFactor, type: 'passkey', name: 'Laptop' }, recoveryCodes: exampleRecoveryCodes } },
+  errors: ['invalid_request'],
+  async handle({ services, actor, body }) {
+    const { factor, recoveryCodes } = await services.passkeys.addPasskey(actor, body);
+    return { factor: presentFactor(factor), ...(recoveryCodes ? { recoveryCodes } : {}) };
+  },
+});
+
 export const newRecoveryCodes = defineOperation({
   operationId: 'newRecoveryCodes',
   method: 'POST',
@@ -201,7 +255,7 @@ export const removeFactor = defineOperation({
   path: '/account/factors/:factorId',
   tag,
   summary: 'Remove a second factor',
-  description: 'Removes an authenticator (or, with `recovery_codes`, the recovery codes) after checking your password. Without any authenticator left, the recovery codes go too and sign-in asks only for the password.',
+  description: 'Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes) after checking your password. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.',
   access: 'session',
   params: factorParams,
   body: removeFactorRequest,
@@ -213,4 +267,4 @@ export const removeFactor = defineOperation({
   },
 });
 
-export const accountOperations = [changePassword, listMySessions, endMySession, listMyConsents, revokeMyConsent, listMyFactors, startTotp, confirmTotp, newRecoveryCodes, removeFactor];
+export const accountOperations = [changePassword, listMySessions, endMySession, listMyConsents, revokeMyConsent, listMyFactors, startTotp, confirmTotp, passkeyOptions, addPasskey, newRecoveryCodes, removeFactor];

@@ -9,8 +9,11 @@ export const STYLESHEET_PATH = '/assets/sesame.css';
 export const PAGE_STYLESHEETS = ['/console/theme/tokens.css', '/console/theme/base.css', STYLESHEET_PATH] as const;
 export const FAVICON_PATH = '/console/theme/favicon.svg';
 
-/** The frame every server-rendered page shares: no scripts, only same-origin stylesheets. */
-export function layout(options: { title: string; body: SafeHtml; subtitle?: SafeHtml | string | undefined }): string {
+/**
+ * The frame every server-rendered page shares: same-origin stylesheets, and same-origin scripts only
+ * where a page has passkey buttons (`scripts`; the page works without them).
+ */
+export function layout(options: { title: string; body: SafeHtml; subtitle?: SafeHtml | string | undefined; scripts?: readonly string[] | undefined }): string {
   return `<!doctype html>${html`<html lang="en">
 <head>
 <meta charset="utf-8">
@@ -19,6 +22,7 @@ export function layout(options: { title: string; body: SafeHtml; subtitle?: Safe
 <title>${options.title} · Sesame</title>
 <link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}">
 ${PAGE_STYLESHEETS.map((href) => html`<link rel="stylesheet" href="${href}">`)}
+${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
 </head>
 <body class="auth-page">
 <main class="auth-card" aria-labelledby="page-title">

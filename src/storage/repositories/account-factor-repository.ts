@@ -1,17 +1,30 @@
 import type { AccountFactorsTable } from '../schema.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
 
-/** A person's TOTP authenticator; `secretEncrypted` is sealed with the key-encryption secret. */
+/**
+ * A person's TOTP authenticator (`secretEncrypted` sealed with the key-encryption secret) or passkey
+ * (`passkey`: its WebAuthn credential; `secretEncrypted` empty).
+ */
 export interface AccountFactor {
   factorId: string;
   subjectId: string;
-  type: 'totp';
+  type: 'totp' | 'passkey';
   name: string;
   status: 'pending' | 'active';
   secretEncrypted: string;
   lastUsedStep: number | null;
   createdAt: number;
   lastUsedAt: number | null;
+  passkey?: PasskeyCredential | undefined;
+}
+
+export interface PasskeyCredential {
+  /** base64url */
+  credentialId: string;
+  /** COSE public key, base64url */
+  publicKey: string;
+  signCount: number;
+  transports: string[];
 }
 
 export interface RecoveryCodeSet {
@@ -40,6 +53,13 @@ export interface AccountFactorRepository {
   useRecoveryCode(subjectId: string, digest: string, at: number): Promise<boolean>;
   recoveryCodesOf(subjectId: string): Promise<RecoveryCodeSet | undefined>;
   removeRecoveryCodes(subjectId: string): Promise<void>;
+  /** The active passkey with this WebAuthn credential id, whoever it belongs to. */
+  findPasskey(credentialId: string): Promise<AccountFactor | undefined>;
+  /**
+   * Records a passkey assertion: the new signature counter and when. Only if the counter moved forward
+   * (or the authenticator keeps none: 0), so a cloned authenticator replaying an old counter loses.
+   */
+  recordPasskeyUse(factorId: string, signCount: number, at: number): Promise<boolean>;
 }
 
 function toFactor(row: AccountFactorsTable): AccountFactor {
@@ -53,6 +73,9 @@ function toFactor(row: AccountFactorsTable): AccountFactor {
     lastUsedStep: row.last_used_step === null ? null : Number(row.last_used_step),
     createdAt: Number(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+    ...(row.type === 'passkey' && row.credential_id && row.public_key
+      ? { passkey: { credentialId: row.credential_id, publicKey: row.public_key, signCount: Number(row.sign_count ?? 0), transports: row.transports ? row.transports.split(',') : [] } }
+      : {}),
   };
 }
 
@@ -70,6 +93,10 @@ export const accountFactorRepository: RepositoryFactory<AccountFactorRepository>
         last_used_step: factor.lastUsedStep,
         created_at: factor.createdAt,
         last_used_at: factor.lastUsedAt,
+        credential_id: factor.passkey?.credentialId ?? null,
+        public_key: factor.passkey?.publicKey ?? null,
+        sign_count: factor.passkey?.signCount ?? null,
+        transports: factor.passkey ? factor.passkey.transports.join(',') : null,
       })
       .execute();
   },
@@ -140,5 +167,20 @@ export const accountFactorRepository: RepositoryFactory<AccountFactorRepository>
 
   async removeRecoveryCodes(subjectId) {
     await executor.deleteFrom('recovery_codes').where('subject_id', '=', subjectId).execute();
+  },
+
+  async findPasskey(credentialId) {
+    const row = await executor.selectFrom('account_factors').selectAll().where('credential_id', '=', credentialId).where('type', '=', 'passkey').where('status', '=', 'active').executeTakeFirst();
+    return row && toFactor(row);
+  },
+
+  async recordPasskeyUse(factorId, signCount, at) {
+    const updated = await executor
+      .updateTable('account_factors')
+      .set({ sign_count: signCount, last_used_at: at })
+      .where('factor_id', '=', factorId)
+      .where((eb) => eb.or([eb('sign_count', 'is', null), signCount === 0 ? eb('sign_count', '=', 0) : eb('sign_count', '<', signCount)]))
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
   },
 });

@@ -657,7 +657,7 @@ export interface paths {
         };
         /**
          * List my second factors
-         * @description Your confirmed authenticators and recovery codes, and whether the instance's policy requires you to have one.
+         * @description Your confirmed authenticator apps (`totp`), passkeys (`passkey`) and recovery codes, and whether the instance's policy requires you to have a second factor.
          */
         get: operations["listMyFactors"];
         put?: never;
@@ -708,6 +708,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/factors/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey
+         * @description WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer's host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once.
+         */
+        post: operations["passkeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/factors/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a passkey
+         * @description Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page's "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.
+         */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/recovery-codes": {
         parameters: {
             query?: never;
@@ -740,7 +780,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a second factor
-         * @description Removes an authenticator (or, with `recovery_codes`, the recovery codes) after checking your password. Without any authenticator left, the recovery codes go too and sign-in asks only for the password.
+         * @description Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes) after checking your password. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.
          */
         delete: operations["removeFactor"];
         options?: never;
@@ -1013,6 +1053,41 @@ export interface components {
              */
             createdAt: string;
             lastUsedAt: string | null;
+        };
+        /** @description WebAuthn PublicKeyCredentialCreationOptions in their JSON form (as `PublicKeyCredential.parseCreationOptionsFromJSON` and @simplewebauthn/browser's `startRegistration` take them): a discoverable credential, user verification preferred. */
+        PasskeyCreationOptions: {
+            /** @description base64url; single use, valid for 5 minutes, only for you. */
+            challenge: string;
+            /** @description The relying party; its id is the issuer's host. */
+            rp: {
+                id?: string;
+                name: string;
+            };
+            user: {
+                id: string;
+                name: string;
+                displayName: string;
+            };
+            pubKeyCredParams: {
+                type: string;
+                alg: number;
+            }[];
+            timeout?: number;
+            /** @description Your passkeys already registered. */
+            excludeCredentials?: {
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            authenticatorSelection?: {
+                residentKey?: string;
+                userVerification?: string;
+                requireResidentKey?: boolean;
+                authenticatorAttachment?: string;
+            };
+            attestation?: string;
+            hints?: string[];
+            extensions?: unknown;
         };
     };
     responses: never;
@@ -6954,6 +7029,317 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "challenge": "q2A8nW0vLr4kH7yTb1Zs9mPq3XcUe6Jd5Fo2GiRk8aY",
+                     *       "rp": {
+                     *         "name": "Sesame",
+                     *         "id": "id.example.edu"
+                     *       },
+                     *       "user": {
+                     *         "id": "dXNyXzhRdzNuUjV0WTd1STlvUDE",
+                     *         "name": "alice",
+                     *         "displayName": "Alice Example"
+                     *       },
+                     *       "pubKeyCredParams": [
+                     *         {
+                     *           "alg": -8,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -7,
+                     *           "type": "public-key"
+                     *         },
+                     *         {
+                     *           "alg": -257,
+                     *           "type": "public-key"
+                     *         }
+                     *       ],
+                     *       "timeout": 300000,
+                     *       "attestation": "none",
+                     *       "excludeCredentials": [],
+                     *       "authenticatorSelection": {
+                     *         "residentKey": "required",
+                     *         "userVerification": "preferred",
+                     *         "requireResidentKey": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyCreationOptions"];
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Laptop",
+                 *       "response": {
+                 *         "id": "Kx3u9Qw2Rt5yUi8oP1aS4dF",
+                 *         "rawId": "Kx3u9Qw2Rt5yUi8oP1aS4dF",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0",
+                 *           "attestationObject": "o2NmbXRkbm9uZQ"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Your name for the passkey, e.g. "Laptop". */
+                    name: string;
+                    /** @description The RegistrationResponseJSON the browser made from the options (`PublicKeyCredential.toJSON()`, or @simplewebauthn/browser's `startRegistration`). */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The passkey. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "factor": {
+                     *         "factorId": "fac_8Qw3nR5tY7uI9oP1",
+                     *         "type": "passkey",
+                     *         "name": "Laptop",
+                     *         "createdAt": "2026-11-21T09:30:00.000Z",
+                     *         "lastUsedAt": "2026-11-21T10:15:00.000Z"
+                     *       },
+                     *       "recoveryCodes": [
+                     *         "k7mq-2xhd-9prw-4tnb",
+                     *         "a3fz-8ckv-5yqe-7jgs",
+                     *         "w2nr-6dpt-3hmx-9bvk",
+                     *         "e4gu-7sya-2fcq-8wzn",
+                     *         "p9tk-3vme-6rbd-2xha",
+                     *         "z5cw-8nqj-4gpu-7ter",
+                     *         "h6ya-2kfs-9mwd-3qvc",
+                     *         "r8ex-5tzb-7nkg-4ujm",
+                     *         "c3vq-9hwa-6ypr-2sfe",
+                     *         "m7dn-4gxk-8bte-5zwq"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        factor: components["schemas"]["Factor"];
+                        /** @description Ten single-use codes, each standing in for the authenticator once; shown only now, kept only as digests. */
+                        recoveryCodes?: string[];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -1,0 +1,120 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import type { User } from '../services/users.ts';
+import { interactionCsrfToken } from './interaction-csrf.ts';
+import { formField, formTargetsOf, signInActor, type FormBody, type Interaction, type InteractionKit, type Params } from './interaction-kit.ts';
+import { renderEnrolmentPage, renderRecoveryCodesPage } from './pages/enrolment-page.ts';
+import { interactionTicket, interactionTicketSubject, TICKET_PURPOSES } from './second-step-ticket.ts';
+import { asksForMfa } from './step-up.ts';
+
+const ENROLMENT_SECONDS = 900;
+const TOTP_NAME = 'Authenticator app';
+const PASSKEY_NAME = 'Passkey';
+
+/**
+ * Enrolment inside a sign-in, for a person who must use a second factor (the policy, or an application
+ * asking for acr_values=mfa) and has none: an authenticator app confirmed by a first code, or a passkey;
+ * then the recovery codes, once; then the interaction finishes. No code reaches the application before.
+ */
+export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
+  const { deps, cookieKeys } = kit;
+  const now = () => deps.clock.now();
+
+  async function showEnrolment(reply: FastifyReply, interaction: Interaction, user: User, ip: string, problem: { factorId?: string; failed?: boolean } = {}) {
+    const actor = signInActor(user, ip);
+    const pending = problem.factorId ? await deps.services.factors.pendingTotp(actor, problem.factorId) : null;
+    const totp = pending ?? (await deps.services.factors.startTotp(actor, { name: TOTP_NAME }));
+    const page = renderEnrolmentPage({
+      uid: interaction.uid,
+      csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
+      ticket: interactionTicket(cookieKeys, TICKET_PURPOSES.enrolment, interaction.uid, user.subjectId, now(), ENROLMENT_SECONDS),
+      clientName: (await kit.clientName(interaction)) ?? '',
+      factorId: totp.factorId,
+      secret: totp.secret,
+      qrCodeSvg: totp.qrCodeSvg,
+      required: !asksForMfa(interaction.params),
+      failed: problem.failed,
+    });
+    return kit.sendPage(reply, problem.failed ? 400 : 200, page, formTargetsOf(interaction));
+  }
+
+  /** The step's interaction and the person its enrolment ticket names; answers the request itself when either is missing. */
+  async function enrolling(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<{ interaction: Interaction; user: User } | null> {
+    const interaction = await kit.load(request, reply);
+    if (!interaction || kit.csrfRejected(request, reply)) return null;
+    if (interaction.prompt.name !== 'login') {
+      kit.wrongStep(reply);
+      return null;
+    }
+    const subjectId = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.enrolment, interaction.uid, formField(request.body as FormBody, 'ticket'), now());
+    const user = subjectId ? await deps.services.users.getUser(subjectId) : null;
+    if (!user || user.status !== 'active') {
+      kit.wrongStep(reply);
+      return null;
+    }
+    return { interaction, user };
+  }
+
+  async function showRecoveryCodes(reply: FastifyReply, interaction: Interaction, user: User, factorId: string, recoveryCodes: string[] | undefined, request: FastifyRequest) {
+    const ticket = interactionTicket(cookieKeys, TICKET_PURPOSES.enrolled, interaction.uid, `${user.subjectId}:${factorId}`, now(), ENROLMENT_SECONDS);
+    if (!recoveryCodes) return finishEnrolled(request, reply, user, factorId);
+    const page = renderRecoveryCodesPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await kit.clientName(interaction)) ?? '', recoveryCodes });
+    return kit.sendPage(reply, 200, page, formTargetsOf(interaction));
+  }
+
+  async function finishEnrolled(request: FastifyRequest, reply: FastifyReply, user: User, factorId: string) {
+    const factors = (await deps.services.factors.listFactors(signInActor(user, request.ip))).factors;
+    const factor = factors.find((candidate) => candidate.factorId === factorId);
+    if (!factor || factor.type === 'recovery_codes') return kit.wrongStep(reply);
+    kit.rememberDevice(reply, user.subjectId);
+    const amr = factor.type === 'passkey' ? ['pwd', 'hwk', 'mfa'] : ['pwd', 'otp', 'mfa'];
+    return kit.finish(request, reply, { login: { accountId: user.subjectId, amr, acr: 'mfa' } }, false);
+  }
+
+  app.post<{ Params: Params }>('/interaction/:uid/enrol', async (request, reply) => {
+    const step = await enrolling(request, reply);
+    if (!step) return reply;
+    const body = request.body as FormBody;
+    const factorId = formField(body, 'factorId');
+    try {
+      const { recoveryCodes } = await deps.services.factors.confirmTotp(signInActor(step.user, request.ip), factorId, formField(body, 'code').replace(/\s/g, ''));
+      return showRecoveryCodes(reply, step.interaction, step.user, factorId, recoveryCodes, request);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
+      return showEnrolment(reply, step.interaction, step.user, request.ip, { factorId, failed: true });
+    }
+  });
+
+  app.post<{ Params: Params }>('/interaction/:uid/enrol/passkey/options', async (request, reply) => {
+    const step = await enrolling(request, reply);
+    if (!step) return reply;
+    const options = await deps.services.passkeys.registrationOptions(signInActor(step.user, request.ip));
+    return reply.header('cache-control', 'no-store').send(options);
+  });
+
+  app.post<{ Params: Params }>('/interaction/:uid/enrol/passkey', async (request, reply) => {
+    const step = await enrolling(request, reply);
+    if (!step) return reply;
+    try {
+      const response = JSON.parse(formField(request.body as FormBody, 'credential')) as unknown;
+      const { factor, recoveryCodes } = await deps.services.passkeys.addPasskey(signInActor(step.user, request.ip), { name: PASSKEY_NAME, response });
+      return showRecoveryCodes(reply, step.interaction, step.user, factor.factorId, recoveryCodes, request);
+    } catch (error) {
+      if (!(error instanceof SyntaxError) && !(error instanceof AppError && error.code === 'invalid_request')) throw error;
+      return showEnrolment(reply, step.interaction, step.user, request.ip, { failed: true });
+    }
+  });
+
+  app.post<{ Params: Params }>('/interaction/:uid/enrolled', async (request, reply) => {
+    const interaction = await kit.load(request, reply);
+    if (!interaction || kit.csrfRejected(request, reply)) return reply;
+    if (interaction.prompt.name !== 'login') return kit.wrongStep(reply);
+    const subject = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.enrolled, interaction.uid, formField(request.body as FormBody, 'ticket'), now());
+    const [subjectId, factorId] = subject?.split(':') ?? [];
+    const user = subjectId ? await deps.services.users.getUser(subjectId) : null;
+    if (!user || user.status !== 'active' || !factorId) return kit.wrongStep(reply);
+    return finishEnrolled(request, reply, user, factorId);
+  });
+
+  return { showEnrolment };
+}

@@ -1,0 +1,35 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Provider } from 'oidc-provider';
+import type { Actor } from '../domain/actor.ts';
+import type { User } from '../services/users.ts';
+import type { OidcDeps } from './provider.ts';
+
+export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+export type InteractionResults = Parameters<Provider['interactionResult']>[2];
+export type Params = { uid: string };
+export type FormBody = Record<string, unknown> | undefined;
+
+export const formField = (body: FormBody, name: string): string => {
+  const value = body?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** What every interaction step shares (interactions.ts builds it): loading the interaction, the CSRF check, pages, finishing. */
+export interface InteractionKit {
+  deps: OidcDeps;
+  cookieKeys: readonly string[];
+  load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<Interaction | null>;
+  csrfRejected(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): boolean;
+  wrongStep(reply: FastifyReply): FastifyReply;
+  clientName(interaction: Interaction): Promise<string | null>;
+  finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean): Promise<FastifyReply>;
+  rememberDevice(reply: FastifyReply, subjectId: string): void;
+  sendPage(reply: FastifyReply, status: number, page: string, formTargets?: (string | undefined)[]): FastifyReply;
+  showOneTimeCodePage(reply: FastifyReply, interaction: Interaction, ticket: string, status: number, problem?: { failed?: boolean; retryAfterSeconds?: number; passkeyFailed?: boolean }): Promise<FastifyReply>;
+}
+
+/** A person acting on their own account from a sign-in page (enrolling a factor), as the audit records it. */
+export const signInActor = (user: Pick<User, 'subjectId' | 'isAdmin'>, ip: string): Actor => ({ subjectId: user.subjectId, isAdmin: user.isAdmin, surface: 'system', ip });
+
+/** Where a page's forms may lead: this origin and the application's redirect URI. */
+export const formTargetsOf = (interaction: Interaction) => [interaction.params.redirect_uri as string];

@@ -22,7 +22,7 @@ export async function freePort(): Promise<number> {
 
 export interface OidcTestServer {
   engine: Engine;
-  /** `http://127.0.0.1:<port>`: the issuer, and the address relying parties use. */
+  /** `http://127.0.0.1:<port>` (or `localhost`): the issuer, and the address relying parties use. */
   issuer: string;
   config: Config;
   db: Db;
@@ -39,10 +39,15 @@ export interface OidcTestServer {
  * party (openid-client) and a real browser can talk to it. The clock is manual and is kept
  * across restarts. `onStatement` hears the SQL of every statement the app runs.
  */
-export async function startOidcTestServer(engine: Engine, env: Record<string, string> = {}, options: { onStatement?: (sql: string) => void } = {}): Promise<OidcTestServer> {
+export async function startOidcTestServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+  options: { onStatement?: (sql: string) => void; issuerHost?: '127.0.0.1' | 'localhost' } = {},
+): Promise<OidcTestServer> {
   const database = await createTestDatabase(engine);
   const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
+  // WebAuthn refuses an IP address as relying-party ID: passkey suites name the issuer `localhost`.
+  const issuer = `http://${options.issuerHost ?? '127.0.0.1'}:${port}`;
   const clock = manualClock();
 
   async function build() {

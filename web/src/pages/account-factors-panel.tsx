@@ -1,3 +1,4 @@
+import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api/client.ts';
 import type { Factor } from '../api/types.ts';
@@ -9,6 +10,7 @@ import { Time } from '../components/time.tsx';
 import { useSession } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { AddAuthenticatorDialog } from './add-authenticator-dialog.tsx';
+import { AddPasskeyDialog } from './add-passkey-dialog.tsx';
 import { RecoveryCodesDialog } from './recovery-codes-dialog.tsx';
 import { RemoveFactorDialog } from './remove-factor-dialog.tsx';
 
@@ -26,6 +28,8 @@ const TEXT = {
   actions: 'Actions',
   types: { totp: 'authenticator app', passkey: 'passkey', recovery_codes: 'recovery codes' },
   addAuthenticator: 'Add an authenticator app',
+  addPasskey: 'Add a passkey',
+  noPasskeys: 'This browser cannot make passkeys; an authenticator app works everywhere.',
   remove: 'Remove',
   removeLabel: (name: string) => `Remove ${name}`,
   newCodesLabel: 'Make new recovery codes',
@@ -42,7 +46,8 @@ const AUTHENTICATOR_TYPES = new Set<Factor['type']>(['totp', 'passkey']);
 export function AccountFactorsPanel() {
   const { user } = useSession();
   const factors = useResource('account-factors', () => unwrap(api.GET('/account/factors')));
-  const [adding, setAdding] = useState(false);
+  const [adding, setAdding] = useState<'totp' | 'passkey' | null>(null);
+  const [passkeysWork] = useState(browserSupportsWebAuthn);
   const [removing, setRemoving] = useState<Factor | null>(null);
   const [confirmingCodes, setConfirmingCodes] = useState(false);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -50,6 +55,13 @@ export function AccountFactorsPanel() {
 
   const list = factors.data?.factors ?? [];
   const authenticators = list.filter((factor) => AUTHENTICATOR_TYPES.has(factor.type));
+  const added = (factor: Factor, recoveryCodes: string[] | undefined) => {
+    // Closing the add dialog in the same render that opens the codes, so focus moves in order.
+    setAdding(null);
+    setNotice(TEXT.added_(factor.name));
+    if (recoveryCodes) setCodes(recoveryCodes);
+    void factors.reload();
+  };
   const newCodes = async () => {
     const result = await unwrap(api.POST('/account/recovery-codes'));
     setConfirmingCodes(false);
@@ -63,12 +75,20 @@ export function AccountFactorsPanel() {
       <PanelHeader
         title={TEXT.title}
         actions={
-          <button type="button" class="button button-primary" onClick={() => setAdding(true)}>
-            {TEXT.addAuthenticator}
-          </button>
+          <>
+            {passkeysWork && (
+              <button type="button" class="button button-primary" onClick={() => setAdding('passkey')}>
+                {TEXT.addPasskey}
+              </button>
+            )}
+            <button type="button" class={passkeysWork ? 'button' : 'button button-primary'} onClick={() => setAdding('totp')}>
+              {TEXT.addAuthenticator}
+            </button>
+          </>
         }
       >
         <p class="muted">{TEXT.intro}</p>
+        {!passkeysWork && <p class="small muted">{TEXT.noPasskeys}</p>}
       </PanelHeader>
       <p class="small success-text" role="status">
         {notice}
@@ -128,16 +148,8 @@ export function AccountFactorsPanel() {
         </table>
       )}
 
-      <AddAuthenticatorDialog
-        open={adding}
-        onClose={() => setAdding(false)}
-        onAdded={(factor, recoveryCodes) => {
-          setAdding(false);
-          setNotice(TEXT.added_(factor.name));
-          if (recoveryCodes) setCodes(recoveryCodes);
-          void factors.reload();
-        }}
-      />
+      <AddAuthenticatorDialog open={adding === 'totp'} onClose={() => setAdding(null)} onAdded={added} />
+      <AddPasskeyDialog open={adding === 'passkey'} onClose={() => setAdding(null)} onAdded={added} />
       <RemoveFactorDialog
         factor={removing}
         last={removing !== null && authenticators.length === 1 && authenticators[0]?.factorId === removing.factorId}

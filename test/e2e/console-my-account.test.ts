@@ -11,6 +11,7 @@ import { isConsentPage, OidcUserAgent, signInThroughPages } from '../helpers/oid
 import { seriousAccessibilityProblems } from './support/axe.ts';
 import { DESKTOP, launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
 import { signInHere } from './support/console-actions.ts';
+import { focused, tabTo } from './support/keyboard.ts';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 
@@ -347,7 +348,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
     await rpPage.goto(request.url);
     await rpPage.getByLabel('Account').fill(person.account);
     await rpPage.getByLabel('Password').fill(person.password);
-    await rpPage.getByRole('button', { name: 'Sign in' }).click();
+    await rpPage.getByRole('button', { name: 'Sign in', exact: true }).click();
     await rpPage.getByLabel('Code from your authenticator app, or a recovery code').fill(await codeNow(secret));
     await rpPage.getByRole('button', { name: 'Verify and sign in' }).click();
     // First time at this application: Sesame asks for consent.
@@ -388,6 +389,48 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
+
+  test('from the keyboard alone: reach My account, change section, add an authenticator app, and focus comes back from the dialogs', async () => {
+    const person = await createPerson('kai', 'Kai Keys');
+    const { page, context, problems } = await openConsole();
+    await signInToConsole(page, person);
+
+    await tabTo(page, 'a:My account');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/console\/account$/);
+    await expect.poll(() => focused(page)).toBe('h2:Password and email');
+    await tabTo(page, 'a:Second factors');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('h2:Second factors');
+
+    await tabTo(page, 'button:Add an authenticator app');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('input:Name');
+    await page.keyboard.type('Keyboard phone');
+    await page.keyboard.press('Enter');
+    // The first step's controls are gone; focus starts the second.
+    await expect.poll(() => focused(page)).toBe('p:Scan this QR code with the app, or type the secret into it.');
+    const secret = await page.getByRole('dialog', { name: 'Add an authenticator app' }).getByLabel('Secret').inputValue();
+    await tabTo(page, 'input:Code from the app');
+    await page.keyboard.type(await codeNow(secret));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('ol:Recovery codes');
+    await tabTo(page, 'button:I have saved the codes');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog', { name: 'Your recovery codes' }).waitFor({ state: 'hidden' });
+    await expect.poll(() => focused(page)).toBe('button:Add an authenticator app');
+    await page.getByRole('table', { name: 'My second factors' }).getByRole('row', { name: /Keyboard phone/ }).waitFor();
+
+    // Escape closes a dialog and gives focus back to the button that opened it.
+    await tabTo(page, 'button:Remove Keyboard phone');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('input:Current password');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focused(page)).toBe('button:Remove Keyboard phone');
+
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
 
   test('the address and whether it is verified; without mail the change is explained instead of offered', async () => {
     const person = await server.services.users.createUser(systemActor, { account: 'erin', displayName: 'Erin Email', email: 'erin@example.test', emailVerified: true, password: 'erin-password-e2e' });

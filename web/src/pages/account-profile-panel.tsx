@@ -171,7 +171,7 @@ function EmailSection() {
             <div>
               <dt>{TEXT.emailLabel}</dt>
               <dd>
-                {data.email ?? <span class="muted">{TEXT.noEmail}</span>}{' '}
+                {data.email ? <span>{data.email}</span> : <span class="muted">{TEXT.noEmail}</span>}{' '}
                 {data.email && <Badge tone={data.emailVerified ? 'success' : 'warning'}>{data.emailVerified ? TEXT.verified : TEXT.unverified}</Badge>}
               </dd>
             </div>
@@ -179,7 +179,7 @@ function EmailSection() {
           {data.email && !data.emailVerified && <p class="small muted">{TEXT.unverifiedHint}</p>}
           <div role="status">{notice && <div class="alert alert-success">{notice}</div>}</div>
           {data.mailEnabled ? (
-            <form onSubmit={submit} noValidate aria-label={TEXT.emailTitle}>
+            <form class="account-email-form" onSubmit={submit} noValidate aria-label={TEXT.emailTitle}>
               <FormError error={error} fieldsShown />
               <TextField
                 label={TEXT.newEmail}

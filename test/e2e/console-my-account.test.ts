@@ -330,6 +330,14 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
     await page.getByLabel('Account').fill(person.account);
     await page.getByLabel('Password').fill(person.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('One-time code').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'focus moves to the code').toBe('otp');
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      expect(await seriousAccessibilityProblems(page), 'axe on sign-in-one-time-code').toEqual([]);
+      await saveScreenshot(page, 'sign-in-one-time-code');
+    }
+    await page.setViewportSize(DESKTOP);
     await page.getByLabel('One-time code').fill('000000');
     await page.getByLabel('Password').fill(person.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -62,7 +62,7 @@ export function SignInPage() {
         <h1 tabIndex={-1} data-route-focus>
           Sign in to the console
         </h1>
-        {session.notice && !error && (
+        {session.notice && !error && !needsCode && (
           <div class="alert alert-info" role="status">
             {session.notice}
           </div>

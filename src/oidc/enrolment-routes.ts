@@ -20,7 +20,7 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
   const { deps, cookieKeys } = kit;
   const now = () => deps.clock.now();
 
-  async function showEnrolment(reply: FastifyReply, interaction: Interaction, user: User, ip: string, problem: { factorId?: string; failed?: boolean } = {}) {
+  async function showEnrolment(reply: FastifyReply, interaction: Interaction, user: User, ip: string, problem: { factorId?: string; failed?: 'code' | 'passkey' } = {}) {
     const actor = signInActor(user, ip);
     const pending = problem.factorId ? await deps.services.factors.pendingTotp(actor, problem.factorId) : null;
     const totp = pending ?? (await deps.services.factors.startTotp(actor, { name: TOTP_NAME }));
@@ -81,7 +81,7 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
       return showRecoveryCodes(reply, step.interaction, step.user, factorId, recoveryCodes, request);
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
-      return showEnrolment(reply, step.interaction, step.user, request.ip, { factorId, failed: true });
+      return showEnrolment(reply, step.interaction, step.user, request.ip, { factorId, failed: 'code' });
     }
   });
 
@@ -101,7 +101,7 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
       return showRecoveryCodes(reply, step.interaction, step.user, factor.factorId, recoveryCodes, request);
     } catch (error) {
       if (!(error instanceof SyntaxError) && !(error instanceof AppError && error.code === 'invalid_request')) throw error;
-      return showEnrolment(reply, step.interaction, step.user, request.ip, { failed: true });
+      return showEnrolment(reply, step.interaction, step.user, request.ip, { failed: 'passkey' });
     }
   });
 

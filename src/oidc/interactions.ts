@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, type Provider } from 'oidc-provider';
+import { errors } from 'oidc-provider';
 import { SCOPES, type Scope } from '../domain/clients.ts';
 import { AppError } from '../errors.ts';
 import { createDeviceCookie } from '../security/device-cookie.ts';
@@ -17,23 +17,16 @@ import type { OidcDeps } from './provider.ts';
 import { rememberConsent } from './remembered-consent.ts';
 import { secondStepSubject, secondStepTicket } from './second-step-ticket.ts';
 import { enrolmentRoutes } from './enrolment-routes.ts';
+import { formField as field, type FormBody, type Interaction, type InteractionResults, type Params } from './interaction-kit.ts';
 import { passkeyRoutes } from './passkey-routes.ts';
 import { asksForMfa, MFA_STEP_UP_REASON } from './step-up.ts';
 
-type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
-type InteractionResults = Parameters<Provider['interactionResult']>[2];
-type Params = { uid: string };
-type FormBody = Record<string, unknown> | undefined;
 
 function sendPage(reply: FastifyReply, status: number, page: string, formTargets: (string | undefined)[] = []): FastifyReply {
   // Pages with passkey buttons load our own scripts (never inline ones); the others run none.
   return reply.status(status).headers(pageSecurityHeaders(formTargets, { scripts: page.includes('<script src="/assets/') })).send(page);
 }
 
-const field = (body: FormBody, name: string): string => {
-  const value = body?.[name];
-  return typeof value === 'string' ? value : '';
-};
 
 /**
  * The login, consent and cancel steps of oidc-provider's interactions, as Fastify routes. Each
@@ -109,7 +102,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     if (!interaction) return reply;
     const name = await clientName(interaction);
     if (name === null) return sendPage(reply, 400, renderErrorPage(explainProtocolError('invalid_client', undefined)));
-    if (interaction.prompt.name === 'login' && interaction.session && interaction.prompt.reasons.every((reason) => reason === MFA_STEP_UP_REASON)) {
+    if (interaction.prompt.name === 'login' && interaction.session && interaction.prompt.reasons.length > 0 && interaction.prompt.reasons.every((reason) => reason === MFA_STEP_UP_REASON)) {
       return stepUp(request, reply, interaction, interaction.session.accountId);
     }
     if (interaction.prompt.name === 'login') {

@@ -33,6 +33,7 @@ export interface TotpEnrolment {
 // The recovery codes are listed as one factor; they have no row of their own to name.
 export const RECOVERY_CODES_FACTOR_ID = 'recovery_codes';
 const TOTP_ISSUER = 'Sesame';
+const PENDING_TOTP_KEPT_MS = 24 * 3600 * 1000;
 
 export async function issueRecoveryCodes(repos: Repositories, subjectId: string, at: number): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -93,6 +94,8 @@ export function createFactorService(deps: ServiceDeps) {
       const name = input.name?.trim() || 'Authenticator app';
       const secretEncrypted = await secondFactor.seal(secret, factorId);
       await store.transaction(async (repos) => {
+        // Each sign-in's enrolment page starts one; those never confirmed within a day are of no use.
+        await repos.accountFactors.removePendingBefore(subjectId, clock.now() - PENDING_TOTP_KEPT_MS);
         await repos.accountFactors.insert({ factorId, subjectId, type: 'totp', name, status: 'pending', secretEncrypted, lastUsedStep: null, createdAt: clock.now(), lastUsedAt: null });
         await writeAudit(repos, clock, actor, { action: 'account.factor_start', targetType: 'user', targetId: subjectId, after: { factorId, type: 'totp', name } });
       });

@@ -23,6 +23,9 @@ import type { SignInSource } from './users.ts';
 /** How long a ceremony may take between asking for options and answering them. */
 export const PASSKEY_CHALLENGE_SECONDS = 300;
 const RP_NAME = 'Sesame';
+// EdDSA, ES256, RS256: what authenticators make today. Named, because simplewebauthn's default probes the
+// runtime for ML-DSA, which Node 24 answers with an experimental-feature warning on every start.
+const ALGORITHMS = [-8, -7, -257];
 // An assertion from a credential nobody has still counts toward the address's limits, under this name.
 const UNKNOWN_PASSKEY_ACCOUNT = '(unknown passkey)';
 
@@ -105,6 +108,7 @@ export function createPasskeyService(deps: ServiceDeps) {
         excludeCredentials: (await activePasskeysOf(subjectId)).map((factor) => ({ id: factor.passkey!.credentialId, transports: factor.passkey!.transports })),
         authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
         timeout: PASSKEY_CHALLENGE_SECONDS * 1000,
+        supportedAlgorithmIDs: ALGORITHMS,
       });
       await keepChallenge(options.challenge, challengeBinding.registration(subjectId));
       return options;
@@ -122,6 +126,7 @@ export function createPasskeyService(deps: ServiceDeps) {
           expectedOrigin: origin,
           expectedRPID: rpID,
           requireUserVerification: false,
+          supportedAlgorithmIDs: ALGORITHMS,
         });
       } catch (error) {
         throw new AppError('invalid_request', `The passkey could not be verified (${error instanceof Error ? error.message : 'malformed response'}). Ask for new options with POST /account/factors/passkeys/options and try again.`, {

@@ -82,7 +82,7 @@ describe('signing in with the system Chromium', () => {
     const sheets = await page.evaluate(() => [...document.styleSheets].map((sheet) => ({ path: new URL(sheet.href ?? '').pathname, rules: sheet.cssRules.length })));
     expect(sheets.map((sheet) => sheet.path)).toEqual(['/console/theme/tokens.css', '/console/theme/base.css', '/assets/sesame.css']);
     for (const sheet of sheets) expect(sheet.rules, sheet.path).toBeGreaterThan(0);
-    const signIn = page.getByRole('button', { name: 'Sign in' });
+    const signIn = page.getByRole('button', { name: 'Sign in', exact: true });
     expect(await signIn.evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(59, 79, 216)');
     expect(stylesheetResponses.map((response) => response.path).sort()).toEqual(['/assets/sesame.css', '/console/theme/base.css', '/console/theme/tokens.css']);
     for (const response of stylesheetResponses) {
@@ -91,12 +91,12 @@ describe('signing in with the system Chromium', () => {
     }
     await page.getByLabel('Account').fill(PERSON.account);
     await page.getByLabel('Password').fill('not the password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('Wrong account or password.');
 
     await page.getByLabel('Password').fill(PERSON.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Allow access?' }).waitFor();
     expect(await page.textContent('body')).toContain('Browser test app');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);

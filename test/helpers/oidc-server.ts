@@ -22,7 +22,7 @@ export async function freePort(): Promise<number> {
 
 export interface OidcTestServer {
   engine: Engine;
-  /** `http://127.0.0.1:<port>` (or `localhost`): the issuer, and the address relying parties use. */
+  /** `http://127.0.0.1:<port>`: the issuer, and the address relying parties use. */
   issuer: string;
   config: Config;
   db: Db;
@@ -42,11 +42,11 @@ export interface OidcTestServer {
 export async function startOidcTestServer(
   engine: Engine,
   env: Record<string, string> = {},
-  options: { onStatement?: (sql: string) => void; issuerHost?: '127.0.0.1' | 'localhost' } = {},
+  /** `issuerHost`: `localhost` for passkey tests (a WebAuthn relying-party ID cannot be an IP address); the server still listens on 127.0.0.1. */
+  options: { onStatement?: (sql: string) => void; issuerHost?: 'localhost' } = {},
 ): Promise<OidcTestServer> {
   const database = await createTestDatabase(engine);
   const port = await freePort();
-  // WebAuthn refuses an IP address as relying-party ID: passkey suites name the issuer `localhost`.
   const issuer = `http://${options.issuerHost ?? '127.0.0.1'}:${port}`;
   const clock = manualClock();
 

@@ -86,7 +86,7 @@ describe.each(TEST_ENGINES)('an MCP assistant authorized by Sesame itself, on %s
       await page.goto(authorizationUrl.href);
       await page.getByLabel('Account').fill(PERSON.account);
       await page.getByLabel('Password').fill(PERSON.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Allow this assistant?' }).waitFor();
       const consent = await page.locator('main').innerText();
       expect(consent).toContain('Claude Code');

@@ -27,7 +27,7 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   },
   mfa_required: {
     meaning: 'The account and password are right, but the account has a second factor and the login carried no one-time code.',
-    action: 'Ask the person for the current 6-digit code of their authenticator app (or one unused recovery code) and send the login again with it in `otp`. This answer is not counted as a failed login.',
+    action: 'Ask the person for the current 6-digit code of their authenticator app (or one unused recovery code, which a person whose second factor is a passkey uses here) and send the login again with it in `otp`. This answer is not counted as a failed login.',
   },
   forbidden: {
     meaning: 'You can see the project, but your role does not allow this operation.',

@@ -12,6 +12,7 @@ const TEXT = {
   typeSecret: 'Or type this secret into the app:',
   codeLabel: 'The 6-digit code the app shows now',
   wrongCode: 'That code does not match. Enter the 6-digit code the app shows now.',
+  passkeyFailed: 'The passkey was not added. Try it again, or use an authenticator app.',
   confirm: 'Confirm and continue',
   passkeyIntro: 'Or use a passkey instead of an app:',
   passkey: 'Use a passkey instead',
@@ -31,7 +32,8 @@ export interface EnrolmentPageInput {
   qrCodeSvg: string;
   /** The policy asks for it (else the application asked for multi-factor: acr_values=mfa). */
   required: boolean;
-  failed?: boolean | undefined;
+  /** `code`: a wrong first code; `passkey`: the browser's new passkey did not verify. */
+  failed?: 'code' | 'passkey' | undefined;
 }
 
 // The QR code is SVG drawn locally by the qrcode package; it is inlined (the page's CSP forbids data:
@@ -46,14 +48,14 @@ export function safeQrCode(svg: string): SafeHtml | null {
 export function renderEnrolmentPage(input: EnrolmentPageInput): string {
   const uid = encodeURIComponent(input.uid);
   const qr = safeQrCode(input.qrCodeSvg);
-  const invalid = input.failed ? html` aria-describedby="code-error" aria-invalid="true"` : '';
+  const invalid = input.failed === 'code' ? html` aria-describedby="code-error" aria-invalid="true"` : '';
   return layout({
     scripts: PASSKEY_SCRIPTS,
     title: TEXT.title,
     subtitle: html`${TEXT.subtitleStart} <strong>${input.clientName}</strong>`,
     body: html`
 <p>${input.required ? TEXT.why : TEXT.whyRequested}</p>
-${input.failed ? html`<div class="alert alert-error" role="alert" id="code-error">${TEXT.wrongCode}</div>` : ''}
+${input.failed ? html`<div class="alert alert-error" role="alert" id="code-error">${input.failed === 'code' ? TEXT.wrongCode : TEXT.passkeyFailed}</div>` : ''}
 <p>${TEXT.scan}</p>
 ${qr ? html`<figure class="qr-code" role="img" aria-label="${TEXT.qrLabel}">${qr}</figure>` : ''}
 <p>${TEXT.typeSecret} <code class="totp-secret">${input.secret}</code></p>

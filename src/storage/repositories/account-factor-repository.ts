@@ -46,6 +46,8 @@ export interface AccountFactorRepository {
    */
   recordUse(factorId: string, step: number, at: number): Promise<boolean>;
   remove(subjectId: string, factorId: string): Promise<boolean>;
+  /** Drops the person's authenticators that were started before `before` and never confirmed. */
+  removePendingBefore(subjectId: string, before: number): Promise<void>;
   removeAllOf(subjectId: string): Promise<number>;
   /** Replaces the person's recovery codes with these digests. */
   replaceRecoveryCodes(subjectId: string, digests: string[], at: number): Promise<void>;
@@ -134,6 +136,10 @@ export const accountFactorRepository: RepositoryFactory<AccountFactorRepository>
   async remove(subjectId, factorId) {
     const deleted = await executor.deleteFrom('account_factors').where('factor_id', '=', factorId).where('subject_id', '=', subjectId).executeTakeFirst();
     return Number(deleted.numDeletedRows) > 0;
+  },
+
+  async removePendingBefore(subjectId, before) {
+    await executor.deleteFrom('account_factors').where('subject_id', '=', subjectId).where('status', '=', 'pending').where('created_at', '<', before).execute();
   },
 
   async removeAllOf(subjectId) {

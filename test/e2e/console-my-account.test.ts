@@ -266,7 +266,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
   test('withdrawing an application\'s access ends its refresh token and the next sign-in asks for consent again; assistants are listed apart', async () => {
     const person = await createPerson('rita', 'Rita Revoke');
     const rp = await relyingPartySignIn(person, fixture.web, 'openid profile email offline_access');
-    await relyingPartySignIn(person, assistant, 'openid profile');
+    const connected = await relyingPartySignIn(person, assistant, 'openid profile');
     const { page, context, problems } = await openConsole();
     await signInToConsole(page, person);
     await openMyAccount(page, 'Applications');
@@ -291,9 +291,15 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
     expect(await oauthError(oidc.refreshTokenGrant(rp.config, rp.tokens.refresh_token!))).toBe('invalid_grant');
     const again = await authorizationRequest(rp.config, fixture.web, 'openid profile');
     expect(isConsentPage(await rp.agent.follow(again.url)), 'the next /auth asks for consent again').toBe(true);
-    // The assistant keeps its access until withdrawn on its own.
+    // The assistant keeps its access until withdrawn on its own; then its access token stops working at once.
     await page.reload();
     await page.getByRole('table', { name: 'Connected assistants' }).getByRole('row', { name: /Desk assistant/ }).waitFor();
+    const claims = await oidc.fetchUserInfo(connected.config, connected.tokens.access_token, person.subjectId);
+    expect(claims.sub).toBe(person.subjectId);
+    await page.getByRole('button', { name: 'Withdraw access of Desk assistant' }).click();
+    await confirmIn(page, 'Withdraw this access?', 'Withdraw access');
+    await page.getByText('No assistant is connected to your account.').waitFor();
+    await expect(oidc.fetchUserInfo(connected.config, connected.tokens.access_token, person.subjectId)).rejects.toThrow();
 
     expect(problems).toEqual([]);
     await context.close();

@@ -29,10 +29,13 @@ const ALGORITHMS = [-8, -7, -257];
 // An assertion from a credential nobody has still counts toward the address's limits, under this name.
 const UNKNOWN_PASSKEY_ACCOUNT = '(unknown passkey)';
 
-/** Whom a challenge was made for: a person adding a passkey, or one sign-in (its interaction, and the person once known). */
+/**
+ * Whom a challenge was made for: a person adding a passkey, or one sign-in (its ceremony: an OIDC
+ * interaction's uid, or `console:` and the console's login-CSRF nonce; and the person once known).
+ */
 export const challengeBinding = {
   registration: (subjectId: string) => `register:${subjectId}`,
-  signIn: (interactionUid: string, subjectId?: string) => `sign-in:${interactionUid}${subjectId ? `:${subjectId}` : ''}`,
+  signIn: (ceremony: string, subjectId?: string) => `sign-in:${ceremony}${subjectId ? `:${subjectId}` : ''}`,
 };
 
 export interface PasskeySignIn {
@@ -172,11 +175,11 @@ export function createPasskeyService(deps: ServiceDeps) {
      * WebAuthn request options for one sign-in: any discoverable passkey of this site (the person is not
      * known yet), or, as the second step after a password, only that person's passkeys.
      */
-    async signInOptions(interactionUid: string, subjectId?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    async signInOptions(ceremony: string, subjectId?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
       const { rpID } = relyingParty();
       const allowCredentials = subjectId ? (await activePasskeysOf(subjectId)).map((factor) => ({ id: factor.passkey!.credentialId, transports: factor.passkey!.transports })) : [];
       const options = await generateAuthenticationOptions({ rpID, allowCredentials, userVerification: 'preferred', timeout: PASSKEY_CHALLENGE_SECONDS * 1000 });
-      await keepChallenge(options.challenge, challengeBinding.signIn(interactionUid, subjectId));
+      await keepChallenge(options.challenge, challengeBinding.signIn(ceremony, subjectId));
       return options;
     },
 
@@ -184,7 +187,7 @@ export function createPasskeyService(deps: ServiceDeps) {
      * Checks a passkey assertion of one sign-in under the sign-in limits: a failed one counts like a wrong
      * password. With `subjectId` (the second step), the passkey must be that person's. Null when it fails.
      */
-    async signIn(interactionUid: string, response: unknown, from: SignInSource, subjectId?: string): Promise<PasskeySignIn | null> {
+    async signIn(ceremony: string, response: unknown, from: SignInSource, subjectId?: string): Promise<PasskeySignIn | null> {
       const assertion = response as AuthenticationResponseJSON;
       const credentialId = typeof assertion?.id === 'string' ? assertion.id : '';
       const factor = credentialId ? await store.repos.accountFactors.findPasskey(credentialId) : undefined;
@@ -193,7 +196,7 @@ export function createPasskeyService(deps: ServiceDeps) {
       return signInLimiter.attempt({ account: account ?? UNKNOWN_PASSKEY_ACCOUNT, ip: from.ip, surface: from.surface }, async () => {
         if (!factor || !owner || owner.status !== 'active') return null;
         if (subjectId && factor.subjectId !== subjectId) return null;
-        const verified = await verifyAssertion(challengeBinding.signIn(interactionUid, subjectId), assertion, factor);
+        const verified = await verifyAssertion(challengeBinding.signIn(ceremony, subjectId), assertion, factor);
         return verified ? { user: owner, userVerified: verified.userVerified } : null;
       });
     },

@@ -6,6 +6,7 @@ import type { SessionKind } from '../domain/statuses.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
+import { createPasskeyService } from './passkeys.ts';
 import { createUserService, type User } from './users.ts';
 
 export type { SessionKind };
@@ -33,6 +34,26 @@ const surfaceOf = (kind: SessionKind) => (kind === 'console' ? 'console' : 'agen
 export function createSessionService(deps: ServiceDeps) {
   const { store, clock } = deps;
   const users = createUserService(deps);
+  const passkeys = createPasskeyService(deps);
+
+  async function startSession(user: User, kind: SessionKind, ip: string | null, method: 'password' | 'passkey'): Promise<LoginResult> {
+    const token = newSecretValue();
+    const now = clock.now();
+    const actor: Actor = { subjectId: user.subjectId, isAdmin: user.isAdmin, surface: surfaceOf(kind), ip };
+    await store.transaction(async (repos) => {
+      await repos.sessions.insert(sha256Hex(token), {
+        sessionId: newSessionId(),
+        subjectId: user.subjectId,
+        kind,
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt: now + SESSION_LIFETIME_SECONDS * 1000,
+        revokedAt: null,
+      });
+      await writeAudit(repos, clock, actor, { action: 'session.login', targetType: 'user', targetId: user.subjectId, after: method === 'password' ? { kind } : { kind, method } });
+    });
+    return { token, expiresIn: SESSION_LIFETIME_SECONDS, user };
+  }
 
   return {
     /** Password sign-in to the console or the Agent API, under the sign-in failure limits (429 rate_limited). */
@@ -41,22 +62,20 @@ export function createSessionService(deps: ServiceDeps) {
       const user = await users.authenticate(account, password, { ip: options.ip, surface, deviceSubject: options.deviceSubject }, options.otp);
       // One answer whatever was wrong: unknown account, wrong password or disabled account.
       if (!user) throw new AppError('invalid_credentials', 'The account, password or one-time code is wrong, or the account is disabled. Check them and try again.');
-      const token = newSecretValue();
-      const now = clock.now();
-      const actor: Actor = { subjectId: user.subjectId, isAdmin: user.isAdmin, surface: surfaceOf(options.kind), ip: options.ip };
-      await store.transaction(async (repos) => {
-        await repos.sessions.insert(sha256Hex(token), {
-          sessionId: newSessionId(),
-          subjectId: user.subjectId,
-          kind: options.kind,
-          createdAt: now,
-          lastSeenAt: now,
-          expiresAt: now + SESSION_LIFETIME_SECONDS * 1000,
-          revokedAt: null,
-        });
-        await writeAudit(repos, clock, actor, { action: 'session.login', targetType: 'user', targetId: user.subjectId, after: { kind: options.kind } });
-      });
-      return { token, expiresIn: SESSION_LIFETIME_SECONDS, user };
+      return startSession(user, options.kind, options.ip, 'password');
+    },
+
+    /**
+     * Console sign-in with a passkey alone: an assertion answering the options made for this browser's
+     * login-CSRF nonce (`ceremony`), from a passkey that verified the person (PIN, biometrics). Failures
+     * count toward the sign-in limits like wrong passwords.
+     */
+    async loginWithPasskey(ceremony: string, response: unknown, options: { kind: 'console'; ip: string | null }): Promise<LoginResult> {
+      const signedIn = await passkeys.signIn(ceremony, response, { ip: options.ip, surface: 'management' });
+      if (!signedIn?.userVerified) {
+        throw new AppError('invalid_credentials', 'The passkey did not sign you in: it is not registered here, was removed, or did not verify you (PIN or biometrics). Sign in with your account and password instead.');
+      }
+      return startSession(signedIn.user, options.kind, options.ip, 'passkey');
     },
 
     /** The signed-in user behind a token of this kind, or null when it is unknown, expired, revoked or its user is disabled. */

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, fetchSessionContext, onSessionExpired, setCsrfToken, unwrap } from './api/client.ts';
+import type { operations } from './api/schema.ts';
 import type { SecretPolicy, SessionUser } from './api/types.ts';
 import { SECRET_POLICY } from '../../src/domain/clients.ts';
 import { currentLocation, currentTarget, navigate } from './router.ts';
@@ -57,6 +58,18 @@ export async function signIn(account: string, password: string, otp?: string): P
   await loadSession();
   update({ notice: null });
 }
+
+/** Signs in with a passkey: options for this browser, the browser's answer, then the session cookie. */
+export async function signInWithPasskey(): Promise<void> {
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  const options = await unwrap(api.POST('/auth/passkey/options'));
+  const answer = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
+  await unwrap(api.POST('/auth/passkey', { body: { response: answer as unknown as PasskeyAnswer } }));
+  await loadSession();
+  update({ notice: null });
+}
+
+type PasskeyAnswer = operations['passkeyLogin']['requestBody']['content']['application/json']['response'];
 
 export async function signOut(): Promise<void> {
   try {

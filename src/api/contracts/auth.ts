@@ -68,3 +68,26 @@ export const presentSecretPolicy = (): z.infer<typeof clientSecretPolicy> => ({
   defaultGraceSeconds: SECRET_POLICY.defaultGraceSeconds,
   maxGraceSeconds: SECRET_POLICY.maxGraceSeconds,
 });
+
+export const passkeyLoginOptionsResponse = z
+  .object({
+    challenge: z.string().meta({ description: 'base64url; single use, valid for 5 minutes, only for this browser\'s sign-in.' }),
+    rpId: z.string().optional().meta({ description: 'The issuer\'s host.' }),
+    timeout: z.number().optional(),
+    userVerification: z.string().optional(),
+    allowCredentials: z.array(z.object({ id: z.string(), type: z.string(), transports: z.array(z.string()).optional() })).optional(),
+    hints: z.array(z.string()).optional(),
+    extensions: z.unknown().optional(),
+  })
+  .meta({
+    id: 'PasskeyRequestOptions',
+    description: 'WebAuthn PublicKeyCredentialRequestOptions in their JSON form (for `startAuthentication` of @simplewebauthn/browser): any discoverable passkey of this site.',
+  });
+
+export const passkeyLoginRequest = z
+  .object({
+    response: z
+      .looseObject({ id: z.string().min(1).max(1024), rawId: z.string().max(1024), type: z.literal('public-key'), response: z.looseObject({ clientDataJSON: z.string(), authenticatorData: z.string(), signature: z.string() }) })
+      .meta({ description: 'The AuthenticationResponseJSON the browser made from the options.' }),
+  })
+  .strict();

@@ -1,6 +1,17 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBase62 } from '../../domain/ids.ts';
+import type { LoginResult } from '../../services/sessions.ts';
 import { AppError } from '../../errors.ts';
-import { consoleContextResponse, consoleLoginResponse, loginRequest, presentSecretPolicy, presentSessionUser, whoAmIResponse } from '../contracts/auth.ts';
+import {
+  consoleContextResponse,
+  consoleLoginResponse,
+  loginRequest,
+  passkeyLoginOptionsResponse,
+  passkeyLoginRequest,
+  presentSecretPolicy,
+  presentSessionUser,
+  whoAmIResponse,
+} from '../contracts/auth.ts';
 import { exampleSessionUser } from '../contracts/examples.ts';
 import { defineOperation, type AnyOperation } from '../operation.ts';
 import type { DeviceCookie } from '../../security/device-cookie.ts';
@@ -17,6 +28,25 @@ const headerValue = (value: string | string[] | undefined) => (typeof value === 
 
 /** Console sign-in, context, logout and who-am-I: they differ from the Agent API's only in carrying a cookie instead of a token. */
 export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens, device: DeviceCookie): AnyOperation[] {
+  /** The login-CSRF nonce of this browser, when the request carries its token. */
+  function requireLoginCsrf(request: FastifyRequest): string {
+    const nonce = cookies.read(request, 'loginCsrf');
+    if (!nonce || !csrf.verifyLogin(nonce, headerValue(request.headers[CSRF_HEADER]))) {
+      throw new AppError('csrf_failed', 'Fetch GET /api/management/auth/context first and send its csrfToken in the X-CSRF-Token header, with the cookie it sets.');
+    }
+    return nonce;
+  }
+
+  // A passkey sign-in's challenge belongs to the browser that asked for it: its login-CSRF cookie.
+  const passkeyCeremony = (nonce: string) => `console:${nonce}`;
+
+  function signedIn(reply: FastifyReply, { token, expiresIn, user }: LoginResult) {
+    cookies.set(reply, 'session', token, expiresIn);
+    void reply.header('set-cookie', device.issue(user.subjectId));
+    cookies.clear(reply, 'loginCsrf');
+    return { expiresIn, csrfToken: csrf.forSession(token), user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };
+  }
+
   const getContext = defineOperation({
     operationId: 'getConsoleContext',
     method: 'GET',
@@ -72,15 +102,53 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
     },
     errors: ['csrf_failed', 'invalid_credentials', 'mfa_required', 'rate_limited'],
     async handle({ services, body, request, reply }) {
-      if (!csrf.verifyLogin(cookies.read(request, 'loginCsrf'), headerValue(request.headers[CSRF_HEADER]))) {
-        throw new AppError('csrf_failed', 'Fetch GET /api/management/auth/context first and send its csrfToken in the X-CSRF-Token header, with the cookie it sets.');
-      }
+      requireLoginCsrf(request);
       const deviceSubject = device.subjectOf(request.headers.cookie);
-      const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'console', ip: request.ip, deviceSubject, otp: body.otp });
-      cookies.set(reply, 'session', token, expiresIn);
-      void reply.header('set-cookie', device.issue(user.subjectId));
-      cookies.clear(reply, 'loginCsrf');
-      return { expiresIn, csrfToken: csrf.forSession(token), user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };
+      return signedIn(reply, await services.sessions.login(body.account, body.password, { kind: 'console', ip: request.ip, deviceSubject, otp: body.otp }));
+    },
+  });
+
+  const passkeyLoginOptions = defineOperation({
+    operationId: 'passkeyLoginOptions',
+    method: 'POST',
+    path: '/auth/passkey/options',
+    tag,
+    summary: 'Start signing in to the console with a passkey',
+    description:
+      'WebAuthn request options for any passkey of this site, bound to this browser\'s login-CSRF cookie: needs the login-CSRF token from `GET /auth/context` ' +
+      'in X-CSRF-Token. Hand them to the browser, then send its answer to `POST /auth/passkey` within 5 minutes.',
+    access: 'public',
+    security: [{ loginCsrfCookie: [], csrfHeader: [] }],
+    response: { status: 200, description: 'The options.', schema: passkeyLoginOptionsResponse, example: { challenge: 'q2A8nW0vLr4kH7yTb1Zs9mPq3XcUe6Jd5Fo2GiRk8aY', rpId: 'id.example.edu', timeout: 300000, userVerification: 'preferred', allowCredentials: [] } },
+    errors: ['csrf_failed'],
+    async handle({ services, request }) {
+      return services.passkeys.signInOptions(passkeyCeremony(requireLoginCsrf(request)));
+    },
+  });
+
+  const passkeyLogin = defineOperation({
+    operationId: 'passkeyLogin',
+    method: 'POST',
+    path: '/auth/passkey',
+    tag,
+    summary: 'Sign in to the console with a passkey',
+    description:
+      'Checks the browser\'s answer to `POST /auth/passkey/options` and, for a passkey that verified the person (PIN, biometrics), sets the session cookie as ' +
+      '`POST /auth/login` does. A passkey that fails answers 401 invalid_credentials and counts as a failed sign-in.',
+    access: 'public',
+    security: [{ loginCsrfCookie: [], csrfHeader: [] }],
+    body: passkeyLoginRequest,
+    bodyExample: { response: { id: 'Kx3u9Qw2Rt5yUi8oP1aS4dF', rawId: 'Kx3u9Qw2Rt5yUi8oP1aS4dF', type: 'public-key', response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0', authenticatorData: 'SZYN5YgO', signature: 'MEUCIQ' } } },
+    response: {
+      status: 200,
+      description: 'Signed in; the session cookie is set.',
+      schema: consoleLoginResponse,
+      example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+    },
+    errors: ['csrf_failed', 'invalid_credentials', 'rate_limited'],
+    async handle({ services, body, request, reply }) {
+      const nonce = requireLoginCsrf(request);
+      return signedIn(reply, await services.sessions.loginWithPasskey(passkeyCeremony(nonce), body.response, { kind: 'console', ip: request.ip }));
     },
   });
 
@@ -115,5 +183,5 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
     },
   });
 
-  return [getContext, login, logout, whoAmI];
+  return [getContext, login, passkeyLoginOptions, passkeyLogin, logout, whoAmI];
 }

@@ -64,6 +64,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start signing in to the console with a passkey
+         * @description WebAuthn request options for any passkey of this site, bound to this browser's login-CSRF cookie: needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token. Hand them to the browser, then send its answer to `POST /auth/passkey` within 5 minutes.
+         */
+        post: operations["passkeyLoginOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the console with a passkey
+         * @description Checks the browser's answer to `POST /auth/passkey/options` and, for a passkey that verified the person (PIN, biometrics), sets the session cookie as `POST /auth/login` does. A passkey that fails answers 401 invalid_credentials and counts as a failed sign-in.
+         */
+        post: operations["passkeyLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/logout": {
         parameters: {
             query?: never;
@@ -820,6 +860,22 @@ export interface components {
             /** @description The longest grace period a rotation accepts. */
             maxGraceSeconds: number;
         };
+        /** @description WebAuthn PublicKeyCredentialRequestOptions in their JSON form (for `startAuthentication` of @simplewebauthn/browser): any discoverable passkey of this site. */
+        PasskeyRequestOptions: {
+            /** @description base64url; single use, valid for 5 minutes, only for this browser's sign-in. */
+            challenge: string;
+            /** @description The issuer's host. */
+            rpId?: string;
+            timeout?: number;
+            userVerification?: string;
+            allowCredentials?: {
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            hints?: string[];
+            extensions?: unknown;
+        };
         Project: {
             projectId: string;
             name: string;
@@ -1315,6 +1371,287 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "invalid_credentials" | "mfa_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: `rate_limited` (each example says what it means and what to do). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyLoginOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "challenge": "q2A8nW0vLr4kH7yTb1Zs9mPq3XcUe6Jd5Fo2GiRk8aY",
+                     *       "rpId": "id.example.edu",
+                     *       "timeout": 300000,
+                     *       "userVerification": "preferred",
+                     *       "allowCredentials": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasskeyRequestOptions"];
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "response": {
+                 *         "id": "Kx3u9Qw2Rt5yUi8oP1aS4dF",
+                 *         "rawId": "Kx3u9Qw2Rt5yUi8oP1aS4dF",
+                 *         "type": "public-key",
+                 *         "response": {
+                 *           "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0",
+                 *           "authenticatorData": "SZYN5YgO",
+                 *           "signature": "MEUCIQ"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The AuthenticationResponseJSON the browser made from the options. */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expiresIn": 86400,
+                     *       "csrfToken": "q3VbX0n8Zk2mT7pLr4sW9yC1dF6hJ5gE8aU2iO0kQ1w",
+                     *       "user": {
+                     *         "subjectId": "0b7e6c1a-2f3d-4e5a-8b9c-1d2e3f4a5b6c",
+                     *         "account": "alice",
+                     *         "displayName": "Alice Admin",
+                     *         "isAdmin": false
+                     *       },
+                     *       "clientSecretPolicy": {
+                     *         "defaultGraceSeconds": 3600,
+                     *         "maxGraceSeconds": 604800
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Seconds until the session cookie expires. */
+                        expiresIn: number;
+                        /** @description Send in the `X-CSRF-Token` header of every state-changing request of this session. */
+                        csrfToken: string;
+                        user: components["schemas"]["SessionUser"];
+                        clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `invalid_credentials` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_credentials";
                     } & components["schemas"]["Error"];
                 };
             };

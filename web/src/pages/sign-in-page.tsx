@@ -5,6 +5,7 @@ import { TextField } from '../components/field.tsx';
 import { OneTimeCodeField } from '../components/one-time-code-field.tsx';
 import { navigate, safeNextPath, useLocation } from '../router.ts';
 import { signIn, useSession } from '../session.ts';
+import { PasskeySignIn } from './passkey-sign-in.tsx';
 import { toApiError } from '../use-resource.ts';
 
 const TEXT = {
@@ -102,6 +103,7 @@ export function SignInPage() {
             {busy ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        <PasskeySignIn disabled={busy || session.status === 'loading'} onSignedIn={() => navigate(next, { replace: true })} />
         <p class="secondary-action">
           <a href="/account/forgot">Forgot your password?</a>
         </p>

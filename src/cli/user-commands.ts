@@ -29,6 +29,13 @@ function checkFields(schema: z.ZodType, input: Record<string, unknown>): void {
   if (!result.success) throw new AppError('invalid_request', 'Some user fields are invalid.', { fieldErrors: toFieldErrors(result.error.issues, input).fieldErrors });
 }
 
+function studentStatusOption(value: string | undefined, usage: string): StudentStatus | undefined {
+  if (value !== undefined && !(STUDENT_STATUSES as readonly string[]).includes(value)) {
+    throw new UsageError(`--student-status must be one of ${STUDENT_STATUSES.join(', ')} (got "${value}")`, usage);
+  }
+  return value as StudentStatus | undefined;
+}
+
 const summary = (user: User) => ({ subjectId: user.subjectId, account: user.account, status: user.status });
 
 const userAdd: CliCommand = {
@@ -54,17 +61,14 @@ const userAdd: CliCommand = {
       required: ['account', 'display-name'],
     });
     requirePasswordStdin(values['password-stdin'], this.usage);
-    const studentStatus = values['student-status'];
-    if (studentStatus !== undefined && !(STUDENT_STATUSES as readonly string[]).includes(studentStatus)) {
-      throw new UsageError(`--student-status must be one of ${STUDENT_STATUSES.join(', ')} (got "${studentStatus}")`, this.usage);
-    }
+    const studentStatus = studentStatusOption(values['student-status'], this.usage);
     const password = await readPassword(env.io);
     const input = {
       account: values.account!,
       displayName: values['display-name']!,
       email: values.email,
       emailVerified: values['email-verified'] ?? false,
-      studentStatus: studentStatus as StudentStatus | undefined,
+      studentStatus,
       isAdmin: values.admin ?? false,
       password,
     };
@@ -94,15 +98,12 @@ const userInvite: CliCommand = {
       },
       required: ['account', 'display-name', 'email'],
     });
-    const studentStatus = values['student-status'];
-    if (studentStatus !== undefined && !(STUDENT_STATUSES as readonly string[]).includes(studentStatus)) {
-      throw new UsageError(`--student-status must be one of ${STUDENT_STATUSES.join(', ')} (got "${studentStatus}")`, this.usage);
-    }
+    const studentStatus = studentStatusOption(values['student-status'], this.usage);
     const input = {
       account: values.account!,
       displayName: values['display-name']!,
       email: values.email!,
-      studentStatus: studentStatus as StudentStatus | undefined,
+      studentStatus,
       isAdmin: values.admin ?? false,
     };
     checkFields(createUserRequest, { ...input, invite: true });

@@ -12,11 +12,14 @@ const resourceScopesAsked = (interaction: Interaction): ResourceScopes =>
 
 const days = (seconds: number) => Math.round(seconds / 86_400);
 
-/** What the consent page shows when an assistant asks for Sesame's own resources; undefined for an ordinary application. */
-export function assistantConsentRequest(interaction: Interaction, user: { isAdmin: boolean }): AssistantRequest | undefined {
+/**
+ * What the consent page shows when an assistant asks for Sesame's own resources; undefined for an
+ * ordinary application. `staysConnected`: its client may have refresh tokens (offline_access whitelisted).
+ */
+export function assistantConsentRequest(interaction: Interaction, user: { isAdmin: boolean }, staysConnected: boolean): AssistantRequest | undefined {
   const asked = Object.values(resourceScopesAsked(interaction)).flat();
   if (asked.length === 0) return undefined;
-  const offline = String(interaction.params.scope ?? '').split(' ').includes('offline_access');
+  const offline = staysConnected || String(interaction.params.scope ?? '').split(' ').includes('offline_access');
   return {
     scopes: grantableScopes(asked, { isAdmin: user.isAdmin, readOnly: false }),
     duration: offline

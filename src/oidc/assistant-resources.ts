@@ -4,6 +4,17 @@ import { ASSISTANT_RESOURCE_PATHS, ASSISTANT_SCOPES, type AssistantResource } fr
 import type { SesameClientFields } from './client-metadata.ts';
 import { TOKEN_LIFETIMES } from './token-lifetimes.ts';
 
+/**
+ * Whether an authorization of Sesame's own resources (`resource` given) by a native client whose
+ * whitelist has offline_access stays connected: refresh tokens, not bound to the browser's session,
+ * even when the assistant asked only for the sesame:* scopes (as MCP clients do: they ask for the
+ * protected resource's scopes_supported, which names no offline_access).
+ */
+export function assistantStaysConnected(client: Client, source: object): boolean {
+  const resource = (source as { resource?: string | string[] }).resource;
+  return (client as Client & SesameClientFields).sesame_client_type === 'native' && client.grantTypeAllowed('refresh_token') && resource !== undefined && resource.length > 0;
+}
+
 /** The resource indicators (RFC 8707) of Sesame's own APIs that are mounted, by name. */
 export function assistantResources(config: Pick<Config, 'issuer' | 'mcpEnabled' | 'agentApiEnabled'>): Partial<Record<AssistantResource, string>> {
   return {

@@ -21,7 +21,8 @@ const MAX_TOKEN_LENGTH = 512;
  * Accepts an OAuth access token at one of Sesame's own resources when, on this request: the token
  * exists and has not expired, its audience is this resource, its client is an active native client
  * of an active project, its grant still exists (revoking a consent ends its tokens at once), and its
- * person is active. Anything else is undefined: the caller answers 401.
+ * person is active. Anything else is undefined: the caller answers 401. An accepted token marks its
+ * grant used (at most once a minute), the "last used" people and administrators see.
  */
 export async function verifyAssistantToken(provider: Provider, services: Services, token: string, resource: string): Promise<VerifiedAssistantToken | undefined> {
   if (token.length > MAX_TOKEN_LENGTH || !isStorableText(token)) return undefined;
@@ -39,5 +40,6 @@ export async function verifyAssistantToken(provider: Provider, services: Service
   if (!user || user.status !== 'active') return undefined;
   const granted = new Set((grant.getResourceScope(resource) ?? '').split(' '));
   const scopes = String(accessToken.scope ?? '').split(' ').filter((scope) => isAssistantScope(scope) && granted.has(scope));
+  await services.assistantGrants.noteGrantUsed(accessToken.grantId!);
   return { user, clientId: client.clientId, scopes };
 }

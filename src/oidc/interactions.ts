@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from 'oidc-provider';
+import { errors, type Client } from 'oidc-provider';
 import { SCOPES, type Scope } from '../domain/clients.ts';
 import { AppError } from '../errors.ts';
 import { createDeviceCookie } from '../security/device-cookie.ts';
@@ -9,6 +9,8 @@ import type { LiveProvider } from './live-provider.ts';
 import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
 import { pageSecurityHeaders } from './page-security.ts';
 import { assistantConsentRequest, grantAssistantScopes } from './assistant-consent.ts';
+import { assistantStaysConnected } from './assistant-resources.ts';
+import type { SesameClientFields } from './client-metadata.ts';
 import { renderConsentPage } from './pages/consent-page.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoginPage } from './pages/login-page.ts';
@@ -86,6 +88,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   async function showConsent(reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
     const user = await deps.services.users.getUser(interaction.session?.accountId ?? '');
     if (!user) return wrongStep(reply);
+    const client = await live.current().Client.find(String(interaction.params.client_id));
     return sendPage(reply, 200, renderConsentPage({
       uid: interaction.uid,
       csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
@@ -93,7 +96,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       userName: user.displayName,
       account: user.account,
       scopes: requestedScopes(interaction),
-      assistant: assistantConsentRequest(interaction, user),
+      assistant: assistantConsentRequest(interaction, user, client ? assistantStaysConnected(client, { resource: interaction.params.resource }) : false),
     }), [interaction.params.redirect_uri as string]);
   }
 
@@ -209,6 +212,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     const clientId = String(interaction.params.client_id);
     const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
     const grant = existing ?? new provider.Grant({ accountId, clientId });
+    // An assistant connected for the first time (not a second sign-in of one already connected) is worth a mail to its person.
+    const client = await provider.Client.find(clientId);
+    const newAssistant = !existing && (client as (Client & SesameClientFields) | undefined)?.sesame_client_type === 'native' && !(await deps.services.assistantGrants.isConnected(accountId, clientId));
     const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
     if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
     if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
@@ -216,6 +222,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     grantAssistantScopes(grant, interaction, { isAdmin: user?.isAdmin ?? false, readOnly: field(request.body as FormBody, 'access') === 'read' });
     const grantId = await grant.save();
     await rememberConsent(live.store, deps.clock, accountId, clientId, grant.getOIDCScope().split(' ').filter(Boolean));
+    if (newAssistant) await deps.services.securityNotices.notify(accountId, 'assistant_connected');
     return finish(request, reply, { consent: existing ? {} : { grantId } }, true);
   });
 

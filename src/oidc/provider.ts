@@ -8,7 +8,7 @@ import type { Services } from '../services/index.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import type { Store } from '../storage/store.ts';
 import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
-import { resourceIndicatorsFeature } from './assistant-resources.ts';
+import { assistantStaysConnected, resourceIndicatorsFeature } from './assistant-resources.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
 import { databaseUnavailableAnswers } from './database-unavailable.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
@@ -176,7 +176,10 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     rotateRefreshToken: true,
     async issueRefreshToken(_ctx, client, code) {
       const publicClient = client.clientAuthMethod === 'none' && (client as Client & SesameClientFields).sesame_client_type !== 'native';
-      return !publicClient && client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access');
+      return !publicClient && client.grantTypeAllowed('refresh_token') && (code.scopes.has('offline_access') || assistantStaysConnected(client, code));
+    },
+    async expiresWithSession(ctx, code) {
+      return !code.scopes.has('offline_access') && !assistantStaysConnected(ctx.oidc.client!, code);
     },
     interactions: { policy: interactionPolicyWithStepUp(), url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     loadExistingGrant,

@@ -1,4 +1,5 @@
 import type { Actor } from '../domain/actor.ts';
+import { ownSubjectId } from './caller-checks.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { passwordProblem } from '../domain/passwords.ts';
 import { AppError } from '../errors.ts';
@@ -43,16 +44,11 @@ export function createAccountService(deps: ServiceDeps) {
   const { store, clock } = deps;
   const users = createUserService(deps);
 
-  function subjectOf(actor: Actor): string {
-    if (!actor.subjectId) throw new AppError('login_required', 'Sign in as a person first: these operations act on your own account.');
-    return actor.subjectId;
-  }
-
   const signInSurface = (actor: Actor): SignInSurface => (actor.surface === 'console' ? 'management' : 'agent');
 
   /** 401 invalid_credentials when the password is not the caller's; counted toward the sign-in limits like a failed login. */
   async function requirePassword(actor: Actor, password: string): Promise<string> {
-    const subjectId = subjectOf(actor);
+    const subjectId = ownSubjectId(actor);
     if (!(await users.confirmPassword(subjectId, password, { ip: actor.ip, surface: signInSurface(actor) }))) {
       throw new AppError('invalid_credentials', 'The current password is wrong. Check it and try again.', { fieldErrors: { currentPassword: 'is wrong' } });
     }
@@ -79,7 +75,7 @@ export function createAccountService(deps: ServiceDeps) {
     },
 
     async listSessions({ actor, currentToken }: AccountCaller): Promise<AccountSession[]> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       const now = clock.now();
       const management = await store.repos.sessions.listLiveOf(subjectId, now, currentToken === null ? null : sha256Hex(currentToken));
       const oidc = await store.repos.oidcPayloads.listSessionsOf(subjectId, now);
@@ -95,7 +91,7 @@ export function createAccountService(deps: ServiceDeps) {
 
     /** Ends one of the caller's sessions; 404 when the caller has no live session with this id. */
     async endSession({ actor }: AccountCaller, sessionId: string): Promise<void> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       await store.transaction(async (repos) => {
         const ended = sessionId.startsWith(OIDC_SESSION_PREFIX)
           ? await repos.oidcPayloads.destroySessionOf(subjectId, sessionId.slice(OIDC_SESSION_PREFIX.length))
@@ -107,7 +103,7 @@ export function createAccountService(deps: ServiceDeps) {
 
     /** The applications the caller allowed to sign them in (assistants are the native ones). */
     async listConsents({ actor }: AccountCaller): Promise<AccountConsent[]> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       const grants = await store.repos.oidcPayloads.listGrantsOf(subjectId, clock.now());
       const consents: AccountConsent[] = [];
       for (const { grantId, payload, lastIssuedAt } of grants) {
@@ -128,7 +124,7 @@ export function createAccountService(deps: ServiceDeps) {
 
     /** Ends the grant and its tokens, and forgets the consent: the application's next sign-in asks again. */
     async revokeConsent({ actor }: AccountCaller, grantId: string): Promise<void> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       await store.transaction(async (repos) => {
         const revoked = await repos.oidcPayloads.revokeGrantOfAccount(subjectId, grantId);
         if (!revoked) throw new AppError('not_found', `You have no consent ${grantId}. List them with GET /account/consents.`);
@@ -140,7 +136,7 @@ export function createAccountService(deps: ServiceDeps) {
 }
 
 /** The OpenID scopes and the resource scopes (an assistant's sesame:*) a grant holds. */
-function grantScopes(payload: Record<string, unknown>): string[] {
+export function grantScopes(payload: Record<string, unknown>): string[] {
   const scopes = new Set<string>();
   const add = (value: unknown) => {
     if (typeof value === 'string') for (const scope of value.split(' ')) if (scope) scopes.add(scope);

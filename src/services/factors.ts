@@ -1,4 +1,5 @@
 import type { Actor } from '../domain/actor.ts';
+import { ownSubjectId } from './caller-checks.ts';
 import { newFactorId } from '../domain/ids.ts';
 import { mfaRequiredFor } from '../domain/mfa-policy.ts';
 import { AppError } from '../errors.ts';
@@ -53,14 +54,9 @@ export function createFactorService(deps: ServiceDeps) {
   }
   const account = createAccountService(deps);
 
-  function subjectOf(actor: Actor): string {
-    if (!actor.subjectId) throw new AppError('login_required', 'Sign in as a person first: these operations act on your own account.');
-    return actor.subjectId;
-  }
-
   return {
     async listFactors(actor: Actor): Promise<{ factors: FactorView[]; mfaRequired: boolean }> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       const factors = (await store.repos.accountFactors.listOf(subjectId)).filter((factor) => factor.status === 'active');
       const codes = await store.repos.accountFactors.recoveryCodesOf(subjectId);
       const policy = (await store.repos.securitySettings.get()).mfaRequired;
@@ -86,7 +82,7 @@ export function createFactorService(deps: ServiceDeps) {
 
     /** A pending authenticator: it signs nobody in until a code from it is confirmed. */
     async startTotp(actor: Actor, input: { name?: string | undefined }): Promise<TotpEnrolment> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       const user = await store.repos.users.findBySubjectId(subjectId);
       if (!user) throw new AppError('login_required', 'Sign in again.');
       const factorId = newFactorId();
@@ -105,7 +101,7 @@ export function createFactorService(deps: ServiceDeps) {
 
     /** A pending authenticator shown again (a sign-in's enrolment page after a wrong first code); null when it is not pending. */
     async pendingTotp(actor: Actor, factorId: string): Promise<TotpEnrolment | null> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       const factor = await store.repos.accountFactors.find(subjectId, factorId);
       const user = await store.repos.users.findBySubjectId(subjectId);
       if (!factor || !user || factor.type !== 'totp' || factor.status !== 'pending') return null;
@@ -117,7 +113,7 @@ export function createFactorService(deps: ServiceDeps) {
 
     /** Confirms a pending authenticator with a current code; the first factor also gets ten recovery codes, shown this once. */
     async confirmTotp(actor: Actor, factorId: string, code: string): Promise<{ factor: FactorView; recoveryCodes?: string[] }> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       return store.transaction(async (repos) => {
         const factor = await repos.accountFactors.find(subjectId, factorId);
         if (!factor) throw new AppError('not_found', `You have no authenticator ${factorId}. Start one with POST /account/factors/totp.`);
@@ -137,7 +133,7 @@ export function createFactorService(deps: ServiceDeps) {
 
     /** Ten new recovery codes; the old ones stop working. */
     async newRecoveryCodes(actor: Actor): Promise<string[]> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       return store.transaction(async (repos) => {
         if (!(await repos.accountFactors.hasActiveFactor(subjectId))) {
           throw new AppError('invalid_request', 'Recovery codes stand in for an authenticator or a passkey: add one first (POST /account/factors/totp or POST /account/factors/passkeys).');

@@ -1,4 +1,5 @@
 import { createAccountService } from './account.ts';
+import { createAssistantGrantService } from './assistant-grants.ts';
 import { createAuditLogService } from './audit-log.ts';
 import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
@@ -64,6 +65,7 @@ export function createServices({
     outgoingMail: createOutgoingMailService(deps),
     idempotency: createIdempotencyService(deps),
     account: createAccountService(deps),
+    assistantGrants: createAssistantGrantService(deps),
     factors: createFactorService(deps),
     passkeys: createPasskeyService(deps),
     settings: createSecuritySettingsService(deps),

@@ -8,6 +8,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import { ownSubjectId } from './caller-checks.ts';
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newFactorId } from '../domain/ids.ts';
@@ -56,11 +57,6 @@ export function createPasskeyService(deps: ServiceDeps) {
     return { rpID: issuer.hostname, origin: issuer.origin };
   }
 
-  function subjectOf(actor: Actor): string {
-    if (!actor.subjectId) throw new AppError('login_required', 'Sign in as a person first: these operations act on your own account.');
-    return actor.subjectId;
-  }
-
   async function keepChallenge(challenge: string, binding: string): Promise<void> {
     const now = clock.now();
     await store.repos.webauthnChallenges.insert(sha256Hex(challenge), binding, now + PASSKEY_CHALLENGE_SECONDS * 1000, now);
@@ -97,7 +93,7 @@ export function createPasskeyService(deps: ServiceDeps) {
   return {
     /** WebAuthn creation options for a new passkey of the caller: discoverable, user verification preferred. */
     async registrationOptions(actor: Actor): Promise<PublicKeyCredentialCreationOptionsJSON> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       const user = await store.repos.users.findBySubjectId(subjectId);
       if (!user) throw new AppError('login_required', 'Sign in again.');
       const { rpID } = relyingParty();
@@ -119,7 +115,7 @@ export function createPasskeyService(deps: ServiceDeps) {
 
     /** Adds the passkey the browser made from `registrationOptions`; the first factor also brings ten recovery codes, shown this once. */
     async addPasskey(actor: Actor, input: { name: string; response: unknown }): Promise<{ factor: FactorView; recoveryCodes?: string[] }> {
-      const subjectId = subjectOf(actor);
+      const subjectId = ownSubjectId(actor);
       const { rpID, origin } = relyingParty();
       let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
       try {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../domain/actor.ts';
 import type { DeadLinkReason } from '../domain/account-links.ts';
+import type { User } from '../domain/accounts.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import { endEverySessionOf } from './end-sessions.ts';
@@ -9,6 +10,8 @@ import { openAccountLink, requireMail } from './mail/account-links.ts';
 import { passwordProblem } from '../domain/passwords.ts';
 import { hashPassword } from './passwords.ts';
 import { queueSecurityNotice } from './security-notices.ts';
+import type { AccountLink } from '../storage/repositories/account-link-repository.ts';
+import type { Repositories } from '../storage/store.ts';
 
 /** What a set-password page shows about the person a live link is for. */
 export interface LinkHolder {
@@ -18,6 +21,41 @@ export interface LinkHolder {
 }
 
 export type LinkCheck = { holder: LinkHolder } | { dead: DeadLinkReason };
+
+type SetPasswordPurpose = 'invitation' | 'password_reset';
+
+/** Whom a live set-password link is for, or why it no longer works. */
+export async function checkSetPasswordLink({ store, clock }: Pick<ServiceDeps, 'store' | 'clock'>, token: string, purpose: SetPasswordPurpose): Promise<LinkCheck> {
+  const opened = await openAccountLink(store.repos, clock, token, purpose);
+  if ('dead' in opened) return opened;
+  return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email } };
+}
+
+/**
+ * Uses a live set-password link once: sets the password, then `andThen` writes what the purpose adds
+ * (sessions ended, audit entry, notice) in the same transaction. A dead link changes nothing.
+ */
+export async function setPasswordThroughLink(
+  { store, clock }: Pick<ServiceDeps, 'store' | 'clock'>,
+  request: { token: string; purpose: SetPasswordPurpose; newPassword: string; ip: string | null },
+  andThen: (repos: Repositories, used: { user: User; link: AccountLink; actor: Actor; now: number }) => Promise<void>,
+): Promise<{ done: true; account: string } | { dead: DeadLinkReason }> {
+  const first = await openAccountLink(store.repos, clock, request.token, request.purpose);
+  if ('dead' in first) return first;
+  checkNewPassword(request.newPassword);
+  const passwordHash = await hashPassword(request.newPassword);
+  // Opened again inside the transaction: the link may have been used while the password was hashed.
+  return store.transaction(async (repos) => {
+    const opened = await openAccountLink(repos, clock, request.token, request.purpose);
+    if ('dead' in opened) return opened;
+    const now = clock.now();
+    if (!(await repos.accountLinks.markUsed(opened.link.linkId, now))) return { dead: 'used' as const };
+    await repos.users.setPasswordHash(opened.user.subjectId, passwordHash, now);
+    const actor: Actor = { subjectId: opened.user.subjectId, isAdmin: false, surface: 'console', ip: request.ip };
+    await andThen(repos, { ...opened, actor, now });
+    return { done: true as const, account: opened.user.account };
+  });
+}
 
 export function checkNewPassword(password: string): void {
   const problem = passwordProblem(password);
@@ -53,33 +91,15 @@ export function createPasswordResetService({ store, clock, mail }: ServiceDeps) 
       );
     },
 
-    async checkResetLink(token: string): Promise<LinkCheck> {
-      const opened = await openAccountLink(store.repos, clock, token, 'password_reset');
-      if ('dead' in opened) return opened;
-      return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email } };
-    },
+    checkResetLink: (token: string): Promise<LinkCheck> => checkSetPasswordLink({ store, clock }, token, 'password_reset'),
 
     /** Sets the new password and ends every session of the person; a dead link changes nothing. */
-    async resetPassword(token: string, newPassword: string, from: { ip: string | null }): Promise<{ done: true; account: string } | { dead: DeadLinkReason }> {
-      const first = await openAccountLink(store.repos, clock, token, 'password_reset');
-      if ('dead' in first) return first;
-      checkNewPassword(newPassword);
-      const passwordHash = await hashPassword(newPassword);
-      // Opened again inside the transaction: the link may have been used while the password was hashed.
-      return store.transaction(async (repos) => {
-        const opened = await openAccountLink(repos, clock, token, 'password_reset');
-        if ('dead' in opened) return opened;
-        const now = clock.now();
-        if (!(await repos.accountLinks.markUsed(opened.link.linkId, now))) return { dead: 'used' as const };
-        const { user } = opened;
-        await repos.users.setPasswordHash(user.subjectId, passwordHash, now);
+    resetPassword: (token: string, newPassword: string, from: { ip: string | null }) =>
+      setPasswordThroughLink({ store, clock }, { token, purpose: 'password_reset', newPassword, ip: from.ip }, async (repos, { user, actor, now }) => {
         await endEverySessionOf(repos, user.subjectId, now);
-        const actor: Actor = { subjectId: user.subjectId, isAdmin: false, surface: 'console', ip: from.ip };
         await writeAudit(repos, clock, actor, { action: 'user.password_reset_by_link', targetType: 'user', targetId: user.subjectId });
         await queueSecurityNotice(repos, clock, mail, user, 'password_changed');
-        return { done: true as const, account: user.account };
-      });
-    },
+      }),
   };
 }
 

@@ -2,22 +2,21 @@ import type { Actor } from '../domain/actor.ts';
 import type { MfaPolicy, SecuritySettings } from '../domain/mfa-policy.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
+import { requireAdmin } from './caller-checks.ts';
 import type { ServiceDeps } from './deps.ts';
 
-function requireAdmin(actor: Actor): void {
-  if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators see and change the instance settings.');
-}
+const requireSettingsAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators see and change the instance settings.');
 
 /** The instance's sign-in policy (who must use a second factor). */
 export function createSecuritySettingsService({ store, clock }: ServiceDeps) {
   return {
     async getSettings(actor: Actor): Promise<SecuritySettings> {
-      requireAdmin(actor);
+      requireSettingsAdmin(actor);
       return store.repos.securitySettings.get();
     },
 
     async updateSettings(actor: Actor, input: { mfaRequired: MfaPolicy; expectedSettingsVersion: number }): Promise<SecuritySettings> {
-      requireAdmin(actor);
+      requireSettingsAdmin(actor);
       return store.transaction(async (repos) => {
         const before = await repos.securitySettings.get();
         if (!(await repos.securitySettings.updateIfVersion(input.expectedSettingsVersion, input.mfaRequired, clock.now()))) {

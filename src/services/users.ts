@@ -11,6 +11,7 @@ import { createSecondFactor } from './second-factor.ts';
 import { hashPassword, NO_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 import { issueAccountLink, requireMail } from './mail/account-links.ts';
+import { requireAdmin } from './caller-checks.ts';
 import { queueSecurityNotice } from './security-notices.ts';
 
 export type { User };
@@ -56,9 +57,7 @@ const auditedFields = (user: User) => ({
   status: user.status,
 });
 
-function requireAdmin(actor: Actor): void {
-  if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators manage users.');
-}
+const requireUserAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators manage users.');
 
 
 export const MFA_REQUIRED_DESCRIPTION =
@@ -115,14 +114,14 @@ export function createUserService(deps: ServiceDeps) {
 
   return {
     async createUser(actor: Actor, input: NewUser): Promise<User> {
-      requireAdmin(actor);
+      requireUserAdmin(actor);
       const passwordHash = await hashPassword(input.password);
       return insertUser(actor, input, passwordHash, async () => ({}));
     },
 
     /** Creates a person with no password and mails them a 72-hour link to set one; needs outgoing mail. */
     async inviteUser(actor: Actor, input: InvitedUser): Promise<{ user: User; invitation: { expiresAt: number } }> {
-      requireAdmin(actor);
+      requireUserAdmin(actor);
       requireMail(mail, 'invite', 'send the invitation; give the person a password instead');
       let expiresAt = 0;
       const user = await insertUser(actor, { ...input, emailVerified: false }, NO_PASSWORD_HASH, async (repos, created) => {
@@ -199,7 +198,7 @@ export function createUserService(deps: ServiceDeps) {
     },
 
     async listUsers(actor: Actor): Promise<User[]> {
-      requireAdmin(actor);
+      requireUserAdmin(actor);
       return users.list();
     },
 
@@ -208,7 +207,7 @@ export function createUserService(deps: ServiceDeps) {
     },
 
     async updateUser(actor: Actor, subjectId: string, changes: UserChanges): Promise<User> {
-      requireAdmin(actor);
+      requireUserAdmin(actor);
       if (actor.subjectId === subjectId && (changes.isAdmin === false || changes.status === 'disabled')) {
         throw new AppError('invalid_request', 'You cannot withdraw your own admin rights or disable yourself; ask another administrator.');
       }
@@ -236,7 +235,7 @@ export function createUserService(deps: ServiceDeps) {
     },
 
     async setPassword(actor: Actor, subjectId: string, password: string): Promise<void> {
-      requireAdmin(actor);
+      requireUserAdmin(actor);
       const user = await requireUser(subjectId);
       const passwordHash = await hashPassword(password);
       await store.transaction(async (repos) => {

@@ -129,6 +129,8 @@ export interface OidcPayloadsTable {
   client_id: string | null;
   expires_at: EpochMs | null;
   consumed_at: EpochMs | null;
+  /** Grants only: when one of its access tokens was last accepted at /mcp or /api/agent (written at most once a minute). */
+  last_used_at: EpochMs | null;
 }
 
 export interface IdempotencyKeysTable {

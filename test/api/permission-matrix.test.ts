@@ -153,6 +153,9 @@ const CASES: Case[] = [
   // A stale version: administrators get past the permission check to the lock; everyone else is refused before it.
   { operationId: 'updateSettings', allowed: 'admin', status: 409, request: () => ({ method: 'PATCH', path: '/admin/settings', body: { mfaRequired: 'none', expectedSettingsVersion: 999 } }) },
   { operationId: 'resetUserFactors', allowed: 'admin', status: 204, request: (_f, ids) => ({ method: 'POST', path: `/admin/users/${ids.extra}/factors/reset` }) },
+  { operationId: 'listAssistantGrants', allowed: 'admin', status: 200, request: () => ({ method: 'GET', path: '/admin/assistant-grants?limit=5' }) },
+  // Nobody's grant: administrators get past the permission check to the lookup; everyone else is refused before it.
+  { operationId: 'revokeAssistantGrant', allowed: 'admin', status: 404, request: () => ({ method: 'DELETE', path: '/admin/assistant-grants/nobodys-grant' }) },
   // My account: every signed-in person, on their own account only (ids of nobody's session, consent or factor are not found).
   { operationId: 'changePassword', allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/password', body: { currentPassword: PASSWORD, newPassword: 'short' } }) },
   { operationId: 'listMySessions', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/sessions' }) },

@@ -6,7 +6,7 @@ import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clie
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
-import { authorizeAndConnect, PreRegisteredAssistant, signInOverHttp } from './assistant-client.ts';
+import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
 
 type Structured = Record<string, any>;
 const structured = (result: unknown) => (result as { structuredContent: Structured }).structuredContent;
@@ -21,14 +21,7 @@ describe.each(TEST_ENGINES)('what an assistant\'s token may and may not do, on %
   // Each connection a new loopback port, as an assistant picks one per run.
   const newAssistant = () => new PreRegisteredAssistant(assistantClientId, `http://127.0.0.1:${(port += 1)}/callback`);
 
-  async function mcpCall(token: string, method: string, params: Record<string, unknown> = {}) {
-    const response = await fetch(`${server.issuer}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    return { status: response.status, challenge: response.headers.get('www-authenticate'), body: (await response.json()) as Structured };
-  }
+  const mcpCall = (token: string, method: string, params: Record<string, unknown> = {}) => mcpRequest(server.issuer, token, method, params);
 
   async function agentCall(token: string, method: string, path: string, body?: unknown) {
     const response = await fetch(`${server.issuer}/api/agent${path}`, {
@@ -53,13 +46,7 @@ describe.each(TEST_ENGINES)('what an assistant\'s token may and may not do, on %
   beforeAll(async () => {
     server = await startOidcTestServer(engine);
     fixture = await setUpOidcFixture(server);
-    const { client } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'native',
-      displayName: 'Test assistant',
-      redirectUris: ['http://127.0.0.1/callback'],
-      scopeWhitelist: ['openid'],
-    });
-    assistantClientId = client.clientId;
+    assistantClientId = await registerAssistant(server.services, fixture.adminActor, fixture.projectId, { displayName: 'Test assistant' });
     alice = { subjectId: fixture.person.subjectId, isAdmin: false, surface: 'cli', ip: null };
   });
   afterAll(async () => server?.close());

@@ -2,6 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Actor } from '../../src/domain/actor.ts';
+import type { Scope } from '../../src/domain/clients.ts';
+import type { Services } from '../../src/services/index.ts';
 import { csrfTokenOf, isConsentPage, isLoginPage, OidcUserAgent } from '../helpers/oidc-user-agent.ts';
 
 /**
@@ -51,6 +54,27 @@ export class PreRegisteredAssistant implements OAuthClientProvider {
 
 export const mcpUrl = (issuer: string) => new URL(`${issuer}/mcp`);
 
+/** An administrator registers the assistant once, for everybody: a native client on loopback, any port at sign-in. Returns its client id. */
+export async function registerAssistant(services: Services, actor: Actor, projectId: string, options: { displayName?: string; scopeWhitelist?: Scope[] } = {}): Promise<string> {
+  const { client } = await services.clients.registerClient(actor, projectId, {
+    clientType: 'native',
+    displayName: options.displayName ?? 'Claude Code',
+    redirectUris: ['http://127.0.0.1/callback'],
+    scopeWhitelist: options.scopeWhitelist ?? ['openid'],
+  });
+  return client.clientId;
+}
+
+/** One JSON-RPC request to /mcp with a bearer token, as a raw HTTP client sends it. */
+export async function mcpRequest(issuer: string, token: string, method: string, params: Record<string, unknown> = {}) {
+  const response = await fetch(`${issuer}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return { status: response.status, challenge: response.headers.get('www-authenticate'), body: (await response.json()) as Record<string, any> };
+}
+
 export async function connectedClient(issuer: string, provider: PreRegisteredAssistant): Promise<Client> {
   const client = new Client({ name: 'sesame-test-assistant', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl(issuer), { authProvider: provider }));
@@ -79,8 +103,8 @@ export async function authorizeAndConnect(issuer: string, provider: PreRegistere
   return connectedClient(issuer, provider);
 }
 
-/** The person, without a real browser: signs in and answers the consent page with the given button. */
-export function signInOverHttp(issuer: string, person: { account: string; password: string }, access: 'requested' | 'read' = 'requested', agent = new OidcUserAgent(issuer)) {
+/** The person, without a real browser: signs in and answers the consent page with the given button (its HTML goes to `consentPages`). */
+export function signInOverHttp(issuer: string, person: { account: string; password: string }, access: 'requested' | 'read' = 'requested', agent = new OidcUserAgent(issuer), consentPages: string[] = []) {
   return async (authorizationUrl: URL): Promise<string> => {
     let page = await agent.follow(authorizationUrl.href);
     for (let step = 0; step < 4 && (isLoginPage(page) || isConsentPage(page)); step += 1) {
@@ -88,6 +112,7 @@ export function signInOverHttp(issuer: string, person: { account: string; passwo
         const action = /action="(\/interaction\/[^"]+\/login)"/.exec(page.body)![1]!;
         page = await agent.follow(action, { form: { csrf: csrfTokenOf(page), account: person.account, password: person.password } });
       } else {
+        consentPages.push(page.body);
         const uid = /action="\/interaction\/([^"/]+)\/confirm"/.exec(page.body)![1]!;
         page = await agent.follow(`/interaction/${uid}/confirm`, { form: { csrf: csrfTokenOf(page), access } });
       }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
-import { authorizeAndConnect, PreRegisteredAssistant } from './assistant-client.ts';
+import { authorizeAndConnect, PreRegisteredAssistant, registerAssistant } from './assistant-client.ts';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -26,13 +26,7 @@ describe.each(TEST_ENGINES)('an MCP assistant authorized by Sesame itself, on %s
     server = await startOidcTestServer(engine);
     fixture = await setUpOidcFixture(server);
     // Registered once by an administrator, with a loopback redirect URI and no port: the assistant picks one at run time.
-    const { client } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'native',
-      displayName: 'Claude Code',
-      redirectUris: ['http://127.0.0.1/callback'],
-      scopeWhitelist: ['openid', 'offline_access'],
-    });
-    assistantClientId = client.clientId;
+    assistantClientId = await registerAssistant(server.services, fixture.adminActor, fixture.projectId, { scopeWhitelist: ['openid', 'offline_access'] });
     codes = [];
     callbackPort = await freePort();
     callbackServer = createServer((request, response) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/domain/digests.ts';
 import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrate.ts';
+import type { ClientRecord } from '../../src/storage/repositories/client-repository.ts';
 import type { OidcArtifact } from '../../src/storage/repositories/oidc-payload-repository.ts';
 import { createStore, type Store } from '../../src/storage/store.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
@@ -157,6 +158,51 @@ describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
     expect(await payloads().find('Interaction', 'live', NOW)).toBeDefined();
     expect(await payloads().find('Grant', 'unexpiring', NOW)).toBeDefined();
     expect(await payloads().pruneExpired(NOW, 10)).toBe(0);
+  });
+
+  it('lists the grants of native clients only, newest first and in pages, notes their use at most once an interval, and finds one by id', async () => {
+    await store.repos.projects.insert({ projectId: 'prj_grants', name: 'Grants', description: '', status: 'active', version: 1, createdAt: 1, updatedAt: 1 });
+    const client = (clientId: string, clientType: 'web' | 'native'): ClientRecord => ({
+      clientId, projectId: 'prj_grants', clientType, displayName: `Client ${clientId}`, description: '', redirectUris: ['http://127.0.0.1/cb'],
+      postLogoutRedirectUris: [], scopeWhitelist: ['openid'], requirePkce: true, status: 'active', revision: 1, clientVersion: 1, createdAt: 1, updatedAt: 1,
+    });
+    await store.repos.clients.insert(client('cli_native', 'native'), null);
+    await store.repos.clients.insert(client('cli_web', 'web'), null);
+    await store.repos.users.insert({ subjectId: 'sub-grants', account: 'grace', displayName: 'Grace', email: null, emailVerified: false, studentStatus: 'unknown', isAdmin: false, status: 'active', createdAt: 1, updatedAt: 1 }, 'hash');
+    const grant = (grantId: string, clientId: string, expiresAt: number) =>
+      payloads().upsert(artifact('Grant', grantId, { grantId, accountId: 'sub-grants', expiresAt, payload: { jti: grantId, accountId: 'sub-grants', clientId, iat: 1 } }));
+    await grant('grant-a', 'cli_native', NOW + 3 * HOUR);
+    await grant('grant-b', 'cli_native', NOW + 2 * HOUR);
+    await grant('grant-c', 'cli_native', NOW + 2 * HOUR);
+    await grant('grant-web', 'cli_web', NOW + 4 * HOUR);
+    await grant('grant-old', 'cli_native', NOW - 1);
+    await payloads().upsert(artifact('AccessToken', 'at-of-b', { grantId: 'grant-b', accountId: 'sub-grants', payload: { jti: 'at-of-b', grantId: 'grant-b', clientId: 'cli_native', iat: 100 } }));
+
+    const all = await payloads().listAssistantGrants(NOW, { limit: 10 });
+    expect(all.map((g) => g.grantId)).toEqual(['grant-a', 'grant-c', 'grant-b']);
+    expect(all[0]).toMatchObject({ clientId: 'cli_native', clientDisplayName: 'Client cli_native', subjectId: 'sub-grants', account: 'grace', expiresAt: NOW + 3 * HOUR, lastUsedAt: null });
+    expect(all[2]!.lastUsedAt).toBe(100_000);
+    const first = await payloads().listAssistantGrants(NOW, { limit: 2 });
+    expect(first.map((g) => g.grantId)).toEqual(['grant-a', 'grant-c']);
+    const rest = await payloads().listAssistantGrants(NOW, { limit: 2, before: { expiresAt: first[1]!.expiresAt, grantId: first[1]!.grantId } });
+    expect(rest.map((g) => g.grantId)).toEqual(['grant-b']);
+
+    expect(await payloads().findAssistantGrant('grant-a', NOW)).toEqual({ accountId: 'sub-grants', clientId: 'cli_native' });
+    expect(await payloads().findAssistantGrant('grant-web', NOW)).toBeUndefined();
+    expect(await payloads().findAssistantGrant('grant-old', NOW)).toBeUndefined();
+    expect(await payloads().findAssistantGrant('\u0000', NOW)).toBeUndefined();
+
+    const lastUsedOf = async (grantId: string) => (await payloads().listAssistantGrants(NOW, { limit: 10 })).find((g) => g.grantId === grantId)!.lastUsedAt;
+    await payloads().noteGrantUsed('grant-a', NOW, 60_000);
+    expect(await lastUsedOf('grant-a')).toBe(NOW);
+    await payloads().noteGrantUsed('grant-a', NOW + 59_999, 60_000);
+    expect(await lastUsedOf('grant-a')).toBe(NOW);
+    await payloads().noteGrantUsed('grant-a', NOW + 60_000, 60_000);
+    expect(await lastUsedOf('grant-a')).toBe(NOW + 60_000);
+    // A grant written again by oidc-provider keeps its last use; a person's own list shows it too.
+    await grant('grant-a', 'cli_native', NOW + 3 * HOUR);
+    expect(await lastUsedOf('grant-a')).toBe(NOW + 60_000);
+    expect((await payloads().listGrantsOf('sub-grants', NOW)).find((g) => g.grantId === 'grant-a')!.lastIssuedAt).toBe(NOW + 60_000);
   });
 
   it('finds nothing, and fails nothing, for ids, uids and accounts no row can hold (NUL, unpaired surrogates)', async () => {

@@ -32,6 +32,7 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
                 Users
               </Link>
             )}
+            {user.isAdmin && <Link to="/admin/assistant-grants" aria-current={path.startsWith('/admin/assistant-grants') ? 'page' : undefined}>Assistant grants</Link>}
           </nav>
           <div class="account">
             <span class="account-name">

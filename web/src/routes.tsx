@@ -1,5 +1,6 @@
 import type { SessionUser } from './api/types.ts';
 import { AccountLayout, accountSectionFor } from './pages/account-layout.tsx';
+import { AdminAssistantGrantsPage } from './pages/admin-assistant-grants-page.tsx';
 import { AdminUsersPage } from './pages/admin-users-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ProjectLayout, type ProjectTab } from './pages/project-layout.tsx';
@@ -22,6 +23,7 @@ export function routeFor(path: string, user: SessionUser) {
   const accountSection = accountSectionFor(path);
   if (accountSection) return <AccountLayout section={accountSection} />;
   if (path === '/admin/users') return user.isAdmin ? <AdminUsersPage /> : <NotFoundPage />;
+  if (path === '/admin/assistant-grants') return user.isAdmin ? <AdminAssistantGrantsPage /> : <NotFoundPage />;
   for (const [pattern, tab] of projectRoutes) {
     const params = matchPath(pattern, path);
     if (params?.projectId) {

@@ -147,6 +147,7 @@ Each of these cannot be undone: say exactly what will stop working and get the p
 - \`DELETE /projects/{projectId}/clients/{clientId}\` with the body \`{"clientVersion": N}\`: 204; the client, its secrets and every token it was issued are gone. To stop a client only for a while, disable it instead.
 - \`DELETE /projects/{projectId}\` with the body \`{"expectedProjectVersion": N}\`: 204, only for an archived project (an active one answers 409 \`project_not_archived\`), owner or administrator; its members and clients go with it.
 - Administrators read the changes outside projects (people, sign-ins, signing keys, settings, deleted projects) with \`GET /admin/audit-logs?limit=&before=\`, paged like a project's trail.
+- Administrators see every assistant connected to any account with \`GET /admin/assistant-grants?limit=&before=\` (\`{grants: [{grantId, clientId, displayName, subjectId, account, scopes, grantedAt, lastUsedAt}], nextBefore}\`; pass \`nextBefore\` as \`before\` for the next page) and disconnect one with \`DELETE /admin/assistant-grants/{grantId}\`: 204, its tokens stop working at once and the person is asked again next time.
 
 ### Retrying a creation safely
 

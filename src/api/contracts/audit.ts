@@ -2,17 +2,10 @@ import { z } from 'zod';
 import { SURFACES } from '../../domain/actor.ts';
 import { AUDIT_PAGE } from '../../domain/limits.ts';
 import type { AuditLogEntry } from '../../services/types.ts';
-import { timestamp, toIso } from './common.ts';
+import { pageLimitQuery, timestamp, toIso } from './common.ts';
 
-// Query strings are text by nature; the integer is spelled out rather than coerced, so "1e3" or " 5" are refused.
 export const auditLogQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^[1-9][0-9]{0,5}$/, 'must be a positive whole number')
-    .transform(Number)
-    .pipe(z.number().max(AUDIT_PAGE.maxLimit, `must be at most ${AUDIT_PAGE.maxLimit}`))
-    .optional()
-    .meta({ description: `How many entries, newest first: 1-${AUDIT_PAGE.maxLimit}, default ${AUDIT_PAGE.defaultLimit}.` }),
+  limit: pageLimitQuery(AUDIT_PAGE, 'entries'),
   before: z
     .union([z.string().regex(/^aud_[0-9a-z]+_[0-9A-Za-z]+$/, 'must be an auditId'), z.iso.datetime()], {
       error: 'must be the auditId of the last entry you have, or an ISO-8601 UTC time such as 2026-11-21T09:30:00.000Z',

@@ -18,6 +18,17 @@ export const readableText = () =>
     if (problem) context.addIssue({ code: 'custom', message: problem });
   });
 
+// Query strings are text by nature; the integer is spelled out rather than coerced, so "1e3" or " 5" are refused.
+/** A page size in a query string, 1 to the page's maximum; `what` names the items, newest first. */
+export const pageLimitQuery = (page: { defaultLimit: number; maxLimit: number }, what: string) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/, 'must be a positive whole number')
+    .transform(Number)
+    .pipe(z.number().max(page.maxLimit, `must be at most ${page.maxLimit}`))
+    .optional()
+    .meta({ description: `How many ${what}, newest first: 1-${page.maxLimit}, default ${page.defaultLimit}.` });
+
 export const projectVersion = z.number().int().min(1).meta({
   description: 'The project version you last read (`project.version`); a stale one is refused with 409 version_conflict.',
   examples: [3],

@@ -61,10 +61,41 @@ export interface OidcPayloadRepository {
   listSessionsOf(accountId: string, now: number): Promise<Array<{ uid: string; payload: OidcPayload }>>;
   /** Ends the person's OIDC session with this uid; false when there is none. */
   destroySessionOf(accountId: string, uid: string): Promise<boolean>;
-  /** The person's unexpired grants, each with when a code or token was last issued under it (null when never). */
+  /**
+   * The person's unexpired grants, each with when it was last used: the later of a code or token
+   * issued under it and its token last accepted at Sesame's own APIs (null when never).
+   */
   listGrantsOf(accountId: string, now: number): Promise<Array<{ grantId: string; payload: OidcPayload; lastIssuedAt: number | null }>>;
   /** Deletes the person's grant and every code and token issued under it; the grant's client, or undefined when the person has no such grant. */
   revokeGrantOfAccount(accountId: string, grantId: string): Promise<{ clientId: string | null } | undefined>;
+  /**
+   * A page of the unexpired grants of native clients (assistants), newest first, with their client's
+   * name and their person's account; `before` is where the previous page ended (its last grant's expiry and id).
+   */
+  listAssistantGrants(now: number, page: { limit: number; before?: AssistantGrantCursor | undefined }): Promise<AssistantGrantRecord[]>;
+  /** The person and client of the unexpired grant of a native client with this id; undefined when there is none. */
+  findAssistantGrant(grantId: string, now: number): Promise<{ accountId: string; clientId: string } | undefined>;
+  /** Records that a token of the grant was just accepted, unless that was recorded less than `minIntervalMs` ago. */
+  noteGrantUsed(grantId: string, now: number, minIntervalMs: number): Promise<void>;
+}
+
+export interface AssistantGrantCursor {
+  expiresAt: number;
+  grantId: string;
+}
+
+/** A grant of a native client (an assistant's connection) as administrators list it. */
+export interface AssistantGrantRecord {
+  grantId: string;
+  clientId: string;
+  clientDisplayName: string;
+  subjectId: string;
+  account: string;
+  payload: OidcPayload;
+  /** The grant's expiry, fixed when it was made: with the grantId, where a page ends. */
+  expiresAt: number;
+  /** The later of a code or token issued under it and its token last accepted at /mcp or /api/agent. */
+  lastUsedAt: number | null;
 }
 
 export const PRUNE_BATCH_SIZE = 500;
@@ -77,12 +108,25 @@ const rememberedConsentId = (accountId: string, clientId: string) => `${accountI
 // What oidc-provider's own revocation of a grant removes: the grant and the tokens and codes issued under it.
 const GRANT_ARTIFACT_KINDS = ['AccessToken', 'RefreshToken', 'AuthorizationCode'];
 
+/** For each grant, when a code or token was last issued under it (their `iat`, in epoch ms). */
+function lastIssuedByGrant(rows: Array<{ grant_id: string | null; payload: string }>): Map<string, number> {
+  const lastIssued = new Map<string, number>();
+  for (const row of rows) {
+    if (!row.grant_id) continue;
+    const iat = (JSON.parse(row.payload) as OidcPayload).iat;
+    if (typeof iat === 'number') lastIssued.set(row.grant_id, Math.max(lastIssued.get(row.grant_id) ?? 0, iat * 1000));
+  }
+  return lastIssued;
+}
+
+const later = (a: number | null | undefined, b: number | null | undefined): number | null => (a == null ? (b ?? null) : b == null ? a : Math.max(a, b));
+
 const toStored = (row: { payload: string; consumed_at: number | null }, jti: string | undefined): StoredOidcPayload => {
   const payload = JSON.parse(row.payload) as OidcPayload;
   return { payload: jti === undefined ? payload : { ...payload, jti }, consumedAt: row.consumed_at };
 };
 
-function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at'> {
+function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at' | 'last_used_at'> {
   const { jti: _id, ...payload } = artifact.payload;
   const clientId = typeof payload.clientId === 'string' ? payload.clientId : null;
   return {
@@ -215,21 +259,16 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
       async listGrantsOf(accountId, now) {
         const rows = await executor
           .selectFrom('oidc_payloads')
-          .select(['kind', 'grant_id', 'payload'])
+          .select(['kind', 'grant_id', 'payload', 'last_used_at'])
           .where('account_id', '=', accountId)
           .where('kind', 'in', ['Grant', ...GRANT_ARTIFACT_KINDS])
           .where('grant_id', 'is not', null)
           .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
           .execute();
-        const lastIssued = new Map<string, number>();
-        for (const row of rows) {
-          if (row.kind === 'Grant' || !row.grant_id) continue;
-          const iat = (JSON.parse(row.payload) as OidcPayload).iat;
-          if (typeof iat === 'number') lastIssued.set(row.grant_id, Math.max(lastIssued.get(row.grant_id) ?? 0, iat * 1000));
-        }
+        const lastIssued = lastIssuedByGrant(rows.filter((row) => row.kind !== 'Grant'));
         return rows
           .filter((row) => row.kind === 'Grant' && row.grant_id)
-          .map((row) => ({ grantId: row.grant_id as string, payload: JSON.parse(row.payload) as OidcPayload, lastIssuedAt: lastIssued.get(row.grant_id as string) ?? null }));
+          .map((row) => ({ grantId: row.grant_id as string, payload: JSON.parse(row.payload) as OidcPayload, lastIssuedAt: later(lastIssued.get(row.grant_id as string), row.last_used_at) }));
       },
       async revokeGrantOfAccount(accountId, grantId) {
         if (!isStorableText(grantId)) return undefined;
@@ -244,6 +283,67 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
           .execute();
         const clientId = (JSON.parse(grant.payload) as OidcPayload).clientId;
         return { clientId: typeof clientId === 'string' ? clientId : null };
+      },
+      async listAssistantGrants(now, { limit, before }) {
+        let query = executor
+          .selectFrom('oidc_payloads')
+          .innerJoin('clients', 'clients.client_id', 'oidc_payloads.client_id')
+          .innerJoin('users', 'users.subject_id', 'oidc_payloads.account_id')
+          .select(['oidc_payloads.grant_id', 'oidc_payloads.client_id', 'oidc_payloads.payload', 'oidc_payloads.expires_at', 'oidc_payloads.last_used_at', 'clients.display_name', 'users.subject_id', 'users.account'])
+          .where('oidc_payloads.kind', '=', 'Grant')
+          .where('clients.client_type', '=', 'native')
+          .where('oidc_payloads.grant_id', 'is not', null)
+          .where('oidc_payloads.expires_at', '>', now);
+        // A grant's expiry is fixed when it is made (its lifetime is constant), so it orders grants by age.
+        if (before) {
+          query = query.where((eb) => eb.or([
+            eb('oidc_payloads.expires_at', '<', before.expiresAt),
+            eb.and([eb('oidc_payloads.expires_at', '=', before.expiresAt), eb('oidc_payloads.grant_id', '<', before.grantId)]),
+          ]));
+        }
+        const grants = await query.orderBy('oidc_payloads.expires_at', 'desc').orderBy('oidc_payloads.grant_id', 'desc').limit(limit).execute();
+        if (grants.length === 0) return [];
+        const tokens = await executor
+          .selectFrom('oidc_payloads')
+          .select(['grant_id', 'payload'])
+          .where('kind', 'in', GRANT_ARTIFACT_KINDS)
+          .where('grant_id', 'in', grants.map((grant) => grant.grant_id as string))
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+          .execute();
+        const lastIssued = lastIssuedByGrant(tokens);
+        return grants.map((grant) => ({
+          grantId: grant.grant_id as string,
+          clientId: grant.client_id as string,
+          clientDisplayName: grant.display_name,
+          subjectId: grant.subject_id,
+          account: grant.account,
+          payload: JSON.parse(grant.payload) as OidcPayload,
+          expiresAt: grant.expires_at as number,
+          lastUsedAt: later(lastIssued.get(grant.grant_id as string), grant.last_used_at),
+        }));
+      },
+      async findAssistantGrant(grantId, now) {
+        if (!isStorableText(grantId)) return undefined;
+        const grant = await executor
+          .selectFrom('oidc_payloads')
+          .innerJoin('clients', 'clients.client_id', 'oidc_payloads.client_id')
+          .select(['oidc_payloads.account_id', 'oidc_payloads.client_id'])
+          .where('oidc_payloads.kind', '=', 'Grant')
+          .where('oidc_payloads.id', '=', sha256Hex(grantId))
+          .where('clients.client_type', '=', 'native')
+          .where((eb) => eb.or([eb('oidc_payloads.expires_at', 'is', null), eb('oidc_payloads.expires_at', '>', now)]))
+          .executeTakeFirst();
+        return grant?.account_id && grant.client_id ? { accountId: grant.account_id, clientId: grant.client_id } : undefined;
+      },
+      async noteGrantUsed(grantId, now, minIntervalMs) {
+        if (!isStorableText(grantId)) return;
+        await executor
+          .updateTable('oidc_payloads')
+          .set({ last_used_at: now })
+          .where('kind', '=', 'Grant')
+          .where('id', '=', sha256Hex(grantId))
+          .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - minIntervalMs)]))
+          .execute();
       },
     };
     return repository;

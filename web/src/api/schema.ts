@@ -588,6 +588,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/assistant-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every connected assistant (administrators)
+         * @description Every assistant (a `native` client) a person has connected to their account, newest first: who, which assistant, what it may do, and when it was last used. Page with `before` set to the `nextBefore` of the page you have. Administrators only; a person sees their own under `GET /account/consents`.
+         */
+        get: operations["listAssistantGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/assistant-grants/{grantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a person's assistant (administrators)
+         * @description Ends the grant at once: its access and refresh tokens stop working, and the person's consent for that assistant is forgotten, so connecting it again asks them again. The `grantId` comes from `GET /admin/assistant-grants`. Administrators only; audited.
+         */
+        delete: operations["revokeAssistantGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/password": {
         parameters: {
             query?: never;
@@ -1062,6 +1102,23 @@ export interface components {
             mfaRequired: "none" | "admins" | "everyone";
             /** @description Send as `expectedSettingsVersion` to change the settings. */
             version: number;
+        };
+        AssistantGrant: {
+            /** @description The grant: revoke it with `DELETE /admin/assistant-grants/{grantId}`. */
+            grantId: string;
+            /** @description The assistant: a `native` client. */
+            clientId: string;
+            /** @description The assistant's name, as its client is registered. */
+            displayName: string;
+            /** @description The person who connected it. */
+            subjectId: string;
+            /** @description That person's account name. */
+            account: string;
+            /** @description What the person allowed: `sesame:read`, `sesame:write`, `sesame:admin`, and any OpenID scopes. */
+            scopes: string[];
+            grantedAt: string | null;
+            /** @description When its token was last accepted at /mcp or /api/agent, or a token was last issued (to the minute); null when never. */
+            lastUsedAt: string | null;
         };
         AccountSession: {
             /** @description Opaque id of the session (never its token). */
@@ -6427,6 +6484,235 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The factors are removed and the person's sessions ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAssistantGrants: {
+        parameters: {
+            query?: {
+                /** @description How many grants, newest first: 1-200, default 50. */
+                limit?: string;
+                /** @description Where the next page starts: the `nextBefore` of the page you have. */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Assistant grants, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "grants": [
+                     *         {
+                     *           "grantId": "Zr4nW8kq1Yh3Lm6PbT0vXc",
+                     *           "clientId": "cli_9fK2mQ7xR4tL8vN1pZ3s",
+                     *           "displayName": "Claude Code",
+                     *           "subjectId": "6f1c2d8e-3b4a-4c5d-9e6f-7a8b9c0d1e2f",
+                     *           "account": "bob",
+                     *           "scopes": [
+                     *             "sesame:read",
+                     *             "sesame:write"
+                     *           ],
+                     *           "grantedAt": "2026-11-21T09:30:00.000Z",
+                     *           "lastUsedAt": "2026-11-21T10:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextBefore": null
+                     *     }
+                     */
+                    "application/json": {
+                        grants: components["schemas"]["AssistantGrant"][];
+                        /** @description Pass as `before` for the next page; null on the last page. */
+                        nextBefore: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeAssistantGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
             204: {
                 headers: {
                     [name: string]: unknown;

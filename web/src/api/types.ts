@@ -14,6 +14,7 @@ export type SecretInfo = Schemas['SecretInfo'];
 export type NewSecret = Schemas['NewSecret'];
 export type AuditLogEntry = Schemas['AuditLogEntry'];
 export type AdminUser = Schemas['User'];
+export type AssistantGrant = Schemas['AssistantGrant'];
 export type DirectoryUser = Schemas['UserSummary'];
 /** The roles a member can be given or changed to; owner changes only by transfer. */
 export type AssignableRole = operations['changeMemberRole']['requestBody']['content']['application/json']['role'];

@@ -1,0 +1,13 @@
+import type { Actor } from '../domain/actor.ts';
+import { AppError } from '../errors.ts';
+
+/** Instance-wide operations are for administrators; `refusal` says which ones, in the caller's terms. */
+export function requireAdmin(actor: Actor, refusal: string): void {
+  if (!actor.isAdmin) throw new AppError('forbidden', refusal);
+}
+
+/** The person an own-account operation acts on: the CLI and the system have none. */
+export function ownSubjectId(actor: Actor): string {
+  if (!actor.subjectId) throw new AppError('login_required', 'Sign in as a person first: these operations act on your own account.');
+  return actor.subjectId;
+}

@@ -2,6 +2,7 @@ import type { Actor } from '../domain/actor.ts';
 import type { DeadLinkReason } from '../domain/account-links.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
+import { ownSubjectId } from './caller-checks.ts';
 import type { ServiceDeps } from './deps.ts';
 import { issueAccountLink, openAccountLink, requireMail } from './mail/account-links.ts';
 import type { LinkCheck } from './password-reset.ts';
@@ -15,8 +16,7 @@ export function createEmailVerificationService({ store, clock, mail }: ServiceDe
   return {
     /** The caller's address, whether it is verified, and whether Sesame can mail a verification link. */
     async currentEmail(actor: Actor): Promise<{ email: string | null; emailVerified: boolean; mailEnabled: boolean }> {
-      if (!actor.subjectId) throw new AppError('login_required', 'Sign in first.');
-      const user = await store.repos.users.findBySubjectId(actor.subjectId);
+      const user = await store.repos.users.findBySubjectId(ownSubjectId(actor));
       if (!user) throw new AppError('login_required', 'Sign in first.');
       return { email: user.email, emailVerified: user.emailVerified, mailEnabled: mail?.enabled === true };
     },

@@ -44,9 +44,9 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('invalid_request', 'The JSON body is empty; send an object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('invalid_request', 'The body is not valid JSON.');
+      return new AppError('invalid_request', 'The body is not valid JSON; send one JSON object with `Content-Type: application/json`.');
   }
-  if (fastifyError.statusCode === 400 || error instanceof SyntaxError) return new AppError('invalid_request', 'The request is malformed.');
+  if (fastifyError.statusCode === 400 || error instanceof SyntaxError) return new AppError('invalid_request', 'The request is malformed; check its URL, headers and body against the operation in the OpenAPI document (`GET /openapi.json`).');
   if (fastifyError.statusCode === 413) return new AppError('request_too_large', `The request body must be at most ${BODY_LIMIT_BYTES} bytes.`);
   if (fastifyError.statusCode === 415) return new AppError('unsupported_media_type', 'Send the body as application/json.');
   return new AppError('internal_error', 'Something went wrong on the server; try again, and report it if it persists.');
@@ -78,7 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void reply
       .header('cache-control', 'no-store')
       .status(404)
-      .send(new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`).toBody());
+      .send(new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}; the OpenAPI document (\`GET /openapi.json\`) lists every operation.`).toBody());
   });
 
   // Before any route: headers, metrics, health and rate limiters apply to everything registered after.

@@ -14,12 +14,8 @@ const SOURCES = [
   join(webDir, 'vite.config.ts'),
   join(webDir, 'src'),
   join(webDir, 'theme'),
-  join(repoDir, 'src', 'domain', 'assistant-scopes.ts'),
-  join(repoDir, 'src', 'domain', 'client-secrets.ts'),
-  join(repoDir, 'src', 'domain', 'clients.ts'),
-  join(repoDir, 'src', 'domain', 'passwords.ts'),
-  join(repoDir, 'src', 'domain', 'roles.ts'),
-  join(repoDir, 'src', 'domain', 'scopes.ts'),
+  // The console imports the domain's rules and texts (client rules, roles, the relying-party recipe).
+  join(repoDir, 'src', 'domain'),
   join(repoDir, 'package-lock.json'),
 ];
 

@@ -1,11 +1,17 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { Actor } from '../domain/actor.ts';
 import { AppError } from '../errors.ts';
+import type { Services } from '../services/index.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
+/** The same key as an optional argument of the MCP tools of creating operations. */
+export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
+
 /** 1-255 visible ASCII characters (no spaces, no control characters). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const KEY_PROBLEM = 'must be 1-255 visible ASCII characters';
 
 export const idempotencyKeyHeader = z
   .string()
@@ -28,6 +34,47 @@ export function readIdempotencyKey(request: FastifyRequest): string | undefined 
   if (value === undefined) return undefined;
   if (typeof value === 'string' && KEY_PATTERN.test(value)) return value;
   throw new AppError('invalid_request', 'The Idempotency-Key header must be one value of 1-255 visible ASCII characters (letters, digits, punctuation; no spaces).', {
-    fieldErrors: { [IDEMPOTENCY_HEADER]: 'must be 1-255 visible ASCII characters' },
+    fieldErrors: { [IDEMPOTENCY_HEADER]: KEY_PROBLEM },
   });
+}
+
+/** The `idempotencyKey` argument of an MCP tool call, undefined when absent; 400 when it is malformed. */
+export function readIdempotencyArgument(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && KEY_PATTERN.test(value)) return value;
+  throw new AppError('invalid_request', `The ${IDEMPOTENCY_ARGUMENT} argument must be 1-255 visible ASCII characters (letters, digits, punctuation; no spaces), e.g. a UUID.`, {
+    fieldErrors: { [IDEMPOTENCY_ARGUMENT]: KEY_PROBLEM },
+  });
+}
+
+export interface IdempotentCall {
+  services: Services;
+  actor: Actor;
+  key: string;
+  operationId: string;
+  params: unknown;
+  body: unknown;
+  status: number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Runs a creation under an Idempotency-Key, for the REST surfaces and the MCP tools alike: the same key and
+ * request give the first answer again (`replayed: true`, without one-time secrets); a refusal frees the key.
+ */
+export async function runIdempotently(call: IdempotentCall, create: () => Promise<unknown>): Promise<{ status: number; body: unknown }> {
+  const { services, actor, key, log } = call;
+  const start = await services.idempotency.begin(actor, key, { operationId: call.operationId, params: call.params, body: call.body });
+  if (start.outcome === 'replay') return { status: start.status, body: { ...start.body, replayed: true } };
+  let result: unknown;
+  try {
+    result = await create();
+  } catch (error) {
+    // The refusal is the answer; a key left claimed (database gone) frees itself after a while.
+    await services.idempotency.release(actor, key).catch((releaseError: unknown) => log.warn({ err: releaseError }, 'idempotency key not released'));
+    throw error;
+  }
+  // The creation is done: its answer goes out even if it cannot be kept for a replay.
+  await services.idempotency.complete(actor, key, call.status, result).catch((completeError: unknown) => log.warn({ err: completeError }, 'idempotent response not kept'));
+  return { status: call.status, body: result };
 }

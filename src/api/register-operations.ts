@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { Services } from '../services/index.ts';
-import { readIdempotencyKey } from './idempotency-key.ts';
+import { readIdempotencyKey, runIdempotently } from './idempotency-key.ts';
 import { isCreating, type AnyOperation, type HttpMethod, type SignedIn } from './operation.ts';
 import { refuseOutsideTokenScope } from './operation-scope.ts';
 import { parseRequestPart, refuseUnexpectedBody } from './request-validation.ts';
@@ -72,19 +72,11 @@ export function registerOperations(app: FastifyInstance, operations: readonly An
           return reply.status(operation.response.status).send(result);
         }
 
-        const start = await services.idempotency.begin(actor, idempotencyKey, { operationId: operation.operationId, params, body });
-        if (start.outcome === 'replay') return reply.status(start.status).send({ ...start.body, replayed: true });
-        let result: unknown;
-        try {
-          result = await operation.handle({ params, query, body, actor, signedIn, services, request, reply });
-        } catch (error) {
-          // The refusal is the answer; a key left claimed (database gone) frees itself after a while.
-          await services.idempotency.release(actor, idempotencyKey).catch((releaseError: unknown) => request.log.warn({ err: releaseError }, 'idempotency key not released'));
-          throw error;
-        }
-        // The creation is done: its answer goes out even if it cannot be kept for a replay.
-        await services.idempotency.complete(actor, idempotencyKey, operation.response.status, result).catch((completeError: unknown) => request.log.warn({ err: completeError }, 'idempotent response not kept'));
-        return reply.status(operation.response.status).send(result);
+        const answer = await runIdempotently(
+          { services, actor, key: idempotencyKey, operationId: operation.operationId, params, body, status: operation.response.status, log: request.log },
+          () => operation.handle({ params, query, body, actor, signedIn, services, request, reply }),
+        );
+        return reply.status(answer.status).send(answer.body);
       },
     });
   }

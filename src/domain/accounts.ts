@@ -12,6 +12,8 @@ export interface User {
   studentStatus: StudentStatus;
   isAdmin: boolean;
   status: UserStatus;
+  /** The person's chosen language for pages and mail (`en`, `zh-CN`); null or absent: none chosen. */
+  locale?: string | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -6,24 +6,37 @@ import { CLIENT_LIMITS, isPublicClientType, SCOPES, SECRET_POLICY, type ClientCo
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Why a redirect or post-logout URI is refused, or undefined when it is acceptable. */
-export function redirectUriProblem(value: string): string | undefined {
-  if (value.length > CLIENT_LIMITS.maxUriLength) return `must be at most ${CLIENT_LIMITS.maxUriLength} characters`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an absolute URI';
+/** The URI rules below in words, for the contract's field description and the agent guide. */
+export const REDIRECT_URI_RULES =
+  'absolute, without a fragment (`#`), and matched exactly at sign-in (a native client\'s loopback URI with any port); https is required except for ' +
+  '`http://localhost`, `http://127.0.0.1` and `http://[::1]` (any port), and private-use schemes of native apps such as `com.example.app:/callback`';
+
+/** Every reason a redirect or post-logout URI is refused, in the rules' own words; empty when it is acceptable. */
+export function redirectUriProblems(value: string): string[] {
+  const problems: string[] = [];
+  if (value.length > CLIENT_LIMITS.maxUriLength) problems.push(`must be at most ${CLIENT_LIMITS.maxUriLength} characters`);
+  const url = URL.parse(value);
+  if (!url) return [...problems, 'must be an absolute URI'];
+  if (value.includes('#')) problems.push('must not contain a fragment (#)');
+  if (url.protocol === 'https:') {
+    if (!url.hostname) problems.push('must name a host');
+  } else if (url.protocol === 'http:') {
+    if (!LOOPBACK_HOSTS.has(url.hostname)) problems.push('must use https (http is allowed only for localhost, 127.0.0.1 and [::1])');
+  } else if (!/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(url.protocol)) {
+    // Private-use schemes of native apps (RFC 8252 7.1) contain a dot, e.g. com.example.app:/callback.
+    problems.push('must be https, loopback http, or a private-use scheme such as com.example.app:/callback');
   }
-  if (value.includes('#')) return 'must not contain a fragment (#)';
-  if (url.protocol === 'https:') return url.hostname ? undefined : 'must name a host';
-  if (url.protocol === 'http:') {
-    return LOOPBACK_HOSTS.has(url.hostname) ? undefined : 'must use https (http is allowed only for localhost, 127.0.0.1 and [::1])';
-  }
-  // Private-use schemes of native apps (RFC 8252 7.1) contain a dot, e.g. com.example.app:/callback.
-  if (/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(url.protocol)) return undefined;
-  return 'must be https, loopback http, or a private-use scheme such as com.example.app:/callback';
+  return problems;
 }
+
+/** Why a redirect or post-logout URI is refused (each reason, joined), or undefined when it is acceptable. */
+export function redirectUriProblem(value: string): string | undefined {
+  const problems = redirectUriProblems(value);
+  return problems.length > 0 ? joinProblems(problems) : undefined;
+}
+
+/** Several problems of one field in one message: "must use https; must not contain a fragment (#)". */
+export const joinProblems = (problems: readonly string[]): string => problems.join('; ');
 
 /**
  * A native app (RFC 8252) receives its code on a loopback port it picks at run time, or through a
@@ -54,23 +67,31 @@ function withoutLoopbackPort(value: string): string | undefined {
   return `http://${url.hostname}${rest}`;
 }
 
-/** Why a list of redirect URIs (`required`) or post-logout redirect URIs is refused. */
-export function uriListProblem(uris: readonly string[], options: { required: boolean }): string | undefined {
-  if (options.required && uris.length === 0) return 'at least one redirect URI is required';
-  if (uris.length > CLIENT_LIMITS.maxRedirectUris) return `at most ${CLIENT_LIMITS.maxRedirectUris} URIs`;
+/**
+ * Why a list of redirect URIs (`required`) or post-logout redirect URIs is refused, by path below the
+ * list: `''` for the list itself, `'0'`, `'1'`... for its items, so every bad URI is named at once.
+ */
+export function uriListProblems(uris: readonly string[], options: { required: boolean }): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const listProblems: string[] = [];
+  if (options.required && uris.length === 0) listProblems.push('at least one redirect URI is required');
+  if (uris.length > CLIENT_LIMITS.maxRedirectUris) listProblems.push(`at most ${CLIENT_LIMITS.maxRedirectUris} URIs`);
+  if (new Set(uris).size !== uris.length) listProblems.push('must not contain duplicates');
+  if (listProblems.length > 0) problems[''] = joinProblems(listProblems);
   for (const [index, uri] of uris.entries()) {
     const problem = redirectUriProblem(uri);
-    if (problem) return `item ${index}: ${problem}`;
+    if (problem) problems[String(index)] = problem;
   }
-  return new Set(uris).size === uris.length ? undefined : 'must not contain duplicates';
+  return problems;
 }
 
 /** Why a scope whitelist is refused, whatever the client's type. */
 export function scopeWhitelistProblem(scopes: readonly string[]): string | undefined {
+  const problems: string[] = [];
   const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
-  if (unknown.length > 0) return `unknown scope ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}`;
-  if (!scopes.includes('openid')) return 'must contain openid';
-  return undefined;
+  if (unknown.length > 0) problems.push(`unknown scope ${unknown.join(', ')}; allowed: ${SCOPES.join(', ')}`);
+  if (!scopes.includes('openid')) problems.push('must contain openid');
+  return problems.length > 0 ? joinProblems(problems) : undefined;
 }
 
 /**
@@ -86,26 +107,31 @@ export function clientTypeProblems(
   if (isPublicClientType(clientType) && input.requirePkce === false) problems.requirePkce = `a ${clientType} client always requires PKCE`;
   if (clientType === 'native') {
     for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
-      const index = (input[field] ?? []).findIndex((uri) => nativeRedirectUriProblem(uri) !== undefined);
-      if (index >= 0) problems[field] = `item ${index}: ${nativeRedirectUriProblem(input[field]![index]!)!}`;
+      for (const [index, uri] of (input[field] ?? []).entries()) {
+        const problem = nativeRedirectUriProblem(uri);
+        if (problem) problems[`${field}.${index}`] = problem;
+      }
     }
   }
   return problems;
 }
 
-/** Every rule of an OIDC configuration for a client of this type, by field (the console checks them while typing). */
+/** Every rule of an OIDC configuration for a client of this type, by field path (the console checks them while typing). */
 export function configurationProblems(
   clientType: ClientType,
   input: { redirectUris: readonly string[]; postLogoutRedirectUris?: readonly string[] | undefined; scopeWhitelist: readonly string[]; requirePkce?: boolean | undefined },
 ): Record<string, string> {
   const problems: Record<string, string> = {};
-  const redirect = uriListProblem(input.redirectUris, { required: true });
-  if (redirect) problems.redirectUris = redirect;
-  const postLogout = uriListProblem(input.postLogoutRedirectUris ?? [], { required: false });
-  if (postLogout) problems.postLogoutRedirectUris = postLogout;
+  const add = (path: string, problem: string) => {
+    problems[path] = Object.hasOwn(problems, path) ? joinProblems([problems[path]!, problem]) : problem;
+  };
+  for (const [field, uris, required] of [['redirectUris', input.redirectUris, true], ['postLogoutRedirectUris', input.postLogoutRedirectUris ?? [], false]] as const) {
+    for (const [below, problem] of Object.entries(uriListProblems(uris, { required }))) add(below === '' ? field : `${field}.${below}`, problem);
+  }
   const scopes = scopeWhitelistProblem(input.scopeWhitelist);
-  if (scopes) problems.scopeWhitelist = scopes;
-  return { ...clientTypeProblems(clientType, input), ...problems };
+  if (scopes) add('scopeWhitelist', scopes);
+  for (const [path, problem] of Object.entries(clientTypeProblems(clientType, input))) add(path, problem);
+  return problems;
 }
 
 /** Why a rotation's grace period is refused (0 revokes the old secret at once). */

@@ -41,6 +41,10 @@ export const CAPABILITY_WITH_ROLES = Object.fromEntries(
   }),
 ) as Record<Capability, string>;
 
+/** What an ownership transfer does to the old owner, as the guide and the operation's documentation both say it. */
+export const OWNERSHIP_TRANSFER_RESULT =
+  'The old owner\'s `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project.';
+
 export function capabilitiesOf(role: ProjectRole | null, isAdmin: boolean): readonly Capability[] {
   if (isAdmin) return ROLE_CAPABILITIES.owner;
   return role ? ROLE_CAPABILITIES[role] : [];

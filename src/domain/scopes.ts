@@ -17,3 +17,11 @@ export const SCOPE_CONSENT_TEXT: Record<Scope, string> = {
   student: 'See your student status',
   offline_access: 'Stay connected while you are away, until you sign out of it or it is revoked',
 };
+
+/** Which claims each scope releases; the OIDC engine hands out only those of the granted scopes. */
+export const CLAIMS_BY_SCOPE = {
+  openid: ['sub'],
+  profile: ['name', 'preferred_username'],
+  email: ['email', 'email_verified'],
+  student: ['student_status'],
+} as const satisfies Partial<Record<Scope, readonly string[]>>;

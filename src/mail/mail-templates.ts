@@ -1,4 +1,7 @@
-import { ACCOUNT_LINK_PATHS, type SecurityNoticeKind } from '../domain/account-links.ts';
+import { ACCOUNT_LINK_PATHS, SECURITY_NOTICE_KINDS, type SecurityNoticeKind } from '../domain/account-links.ts';
+import { t, type MessageKey, type MessageParams } from '../i18n/catalogues.ts';
+import { formatNumber } from '../i18n/format.ts';
+import type { Locale } from '../i18n/locales.ts';
 import type { ReadyMail } from '../services/mail/outgoing-mail.ts';
 
 export interface RenderedMail {
@@ -9,7 +12,7 @@ export interface RenderedMail {
 
 interface MailContent {
   subject: string;
-  /** Paragraphs of plain text; the link, when there is one, goes after the first. */
+  /** Paragraphs of plain text; the link, when there is one, goes after the second. */
   paragraphs: string[];
   action?: { label: string; url: string };
 }
@@ -19,64 +22,61 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCA
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-function validFor(validForMs: number): string {
+function validFor(locale: Locale, validForMs: number): string {
   const minutes = Math.max(1, Math.round(validForMs / 60_000));
-  return minutes < 120 ? `${minutes} minutes` : `${Math.round(minutes / 60)} hours`;
+  return minutes < 120 ? t(locale, 'mail.minutes', { count: formatNumber(locale, minutes) }) : t(locale, 'mail.hours', { count: formatNumber(locale, Math.round(minutes / 60)) });
 }
 
-const NOTICES: Record<SecurityNoticeKind, { subject: string; body: string }> = {
-  password_changed: { subject: 'Your Sesame password was changed', body: 'The password of your Sesame account {account} was just changed, and every session of the account was signed out.' },
-  second_factor_changed: { subject: 'Your Sesame sign-in factors changed', body: 'The second factors (authenticator app, passkeys or recovery codes) of your Sesame account {account} were just changed.' },
-  assistant_connected: { subject: 'An assistant was connected to your Sesame account', body: 'An assistant was just allowed to act for your Sesame account {account}. You can see and revoke it under My account in the Sesame console.' },
-};
-
-const IF_NOT_YOU = 'If this was not you, contact your administrator at once.';
+const isNotice = (value: unknown): value is SecurityNoticeKind => (SECURITY_NOTICE_KINDS as readonly unknown[]).includes(value);
 
 function contentOf(mail: ReadyMail, issuer: string): MailContent {
+  const { locale } = mail;
+  const say = (key: MessageKey, params?: MessageParams) => t(locale, key, params);
   const name = text(mail.params.displayName) || text(mail.params.account);
   const account = text(mail.params.account);
   const link = mail.link;
   const url = link ? `${issuer}${ACCOUNT_LINK_PATHS[link.purpose]}${link.token}` : '';
-  const validity = link ? validFor(link.validForMs) : '';
+  const validity = say('mail.validFor', { validity: link ? validFor(locale, link.validForMs) : '' });
+  const hello = say('mail.hello', { name });
   switch (mail.kind) {
     case 'invitation':
       return {
-        subject: 'You are invited to Sesame',
-        paragraphs: [`Hello ${name},`, `An administrator made a Sesame account for you: ${account}. Choose your password to start using it:`, `The link works once, for ${validity}.`, 'If you did not expect this, ignore this mail.'],
-        action: { label: 'Choose your password', url },
+        subject: say('mail.invitation.subject'),
+        paragraphs: [hello, say('mail.invitation.intro', { account }), validity, say('mail.invitation.ignore')],
+        action: { label: say('mail.invitation.action'), url },
       };
     case 'password_reset':
       return {
-        subject: 'Reset your Sesame password',
-        paragraphs: [`Hello ${name},`, `Someone asked to reset the password of your Sesame account ${account}. To choose a new one, open:`, `The link works once, for ${validity}. Setting a new password signs the account out everywhere.`, 'If you did not ask for this, ignore this mail: your password stays as it is.'],
-        action: { label: 'Choose a new password', url },
+        subject: say('mail.reset.subject'),
+        paragraphs: [hello, say('mail.reset.intro', { account }), `${validity} ${say('mail.reset.signsOut')}`, say('mail.reset.ignore')],
+        action: { label: say('mail.reset.action'), url },
       };
     case 'email_verification':
       return {
-        subject: 'Confirm your email address for Sesame',
-        paragraphs: [`Hello ${name},`, `Confirm that this address belongs to your Sesame account ${account}:`, `The link works once, for ${validity}.`, 'If you did not ask for this, ignore this mail.'],
-        action: { label: 'Confirm this address', url },
+        subject: say('mail.verify.subject'),
+        paragraphs: [hello, say('mail.verify.intro', { account }), validity, say('mail.verify.ignore')],
+        action: { label: say('mail.verify.action'), url },
       };
     case 'security_notice': {
-      const notice = NOTICES[text(mail.params.notice) as SecurityNoticeKind] ?? NOTICES.password_changed;
-      return { subject: notice.subject, paragraphs: [`Hello ${name},`, notice.body.replace('{account}', account), IF_NOT_YOU] };
+      const notice = isNotice(mail.params.notice) ? mail.params.notice : 'password_changed';
+      return { subject: say(`mail.notice.${notice}.subject`), paragraphs: [hello, say(`mail.notice.${notice}.body`, { account }), say('mail.ifNotYou')] };
     }
   }
 }
 
-/** Plain text and simple HTML of one mail: no remote images, no scripts, every value escaped. */
+/** Plain text and simple HTML of one mail, in the mail's language: no remote images, no scripts, every value escaped. */
 export function renderMail(mail: ReadyMail, issuer: string): RenderedMail {
   const content = contentOf(mail, issuer);
   const [first = '', ...rest] = content.paragraphs;
   const textParts = content.action ? [first, rest[0] ?? '', content.action.url, ...rest.slice(1)] : [first, ...rest];
   const paragraphs = (items: string[]) => items.map((item) => `<p>${escapeHtml(item)}</p>`).join('\n');
   const action = content.action
-    ? `<p><a href="${escapeHtml(content.action.url)}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:6px">${escapeHtml(content.action.label)}</a></p>\n<p style="font-size:13px;color:#555555">Or copy this address into your browser:<br>${escapeHtml(content.action.url)}</p>`
+    ? `<p><a href="${escapeHtml(content.action.url)}" style="display:inline-block;padding:10px 16px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:6px">${escapeHtml(content.action.label)}</a></p>\n<p style="font-size:13px;color:#555555">${escapeHtml(t(mail.locale, 'mail.orCopy'))}<br>${escapeHtml(content.action.url)}</p>`
     : '';
   const body = content.action ? `${paragraphs([first, rest[0] ?? ''])}\n${action}\n${paragraphs(rest.slice(1))}` : paragraphs([first, ...rest]);
   return {
     subject: content.subject,
     text: `${textParts.filter((part) => part !== '').join('\n\n')}\n\n-- \nSesame\n`,
-    html: `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>${escapeHtml(content.subject)}</title></head>\n<body style="font-family:sans-serif;line-height:1.5;color:#111111">\n${body}\n<p style="font-size:13px;color:#555555">Sesame</p>\n</body>\n</html>\n`,
+    html: `<!doctype html>\n<html lang="${mail.locale}">\n<head><meta charset="utf-8"><title>${escapeHtml(content.subject)}</title></head>\n<body style="font-family:sans-serif;line-height:1.5;color:#111111">\n${body}\n<p style="font-size:13px;color:#555555">Sesame</p>\n</body>\n</html>\n`,
   };
 }

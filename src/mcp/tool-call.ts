@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { AnyOperation, SignedIn } from '../api/operation.ts';
+import { IDEMPOTENCY_ARGUMENT, readIdempotencyArgument, runIdempotently } from '../api/idempotency-key.ts';
+import { isCreating, type AnyOperation, type SignedIn } from '../api/operation.ts';
 import { refuseOutsideTokenScope } from '../api/operation-scope.ts';
 import { parseRequestPart } from '../api/request-validation.ts';
 import type { Actor } from '../domain/actor.ts';
@@ -62,6 +63,29 @@ function parseArguments(operation: AnyOperation, args: Record<string, unknown>):
   return parsed;
 }
 
+/** The arguments and the idempotency key, a problem of either named in one answer. */
+function parseWithKey(operation: AnyOperation, args: Record<string, unknown>, keyArgument: unknown) {
+  let keyProblem: AppError | undefined;
+  let idempotencyKey: string | undefined;
+  try {
+    idempotencyKey = readIdempotencyArgument(keyArgument);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    keyProblem = error;
+  }
+  let parsed: Record<RequestPart, unknown>;
+  try {
+    parsed = parseArguments(operation, args);
+  } catch (error) {
+    if (keyProblem && error instanceof AppError && error.code === 'invalid_request') {
+      throw new AppError('invalid_request', error.message, { fieldErrors: { ...error.fieldErrors, ...keyProblem.fieldErrors } });
+    }
+    throw error;
+  }
+  if (keyProblem) throw keyProblem;
+  return { parsed, idempotencyKey };
+}
+
 function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   return (error instanceof Error ? databaseFaultToAppError(error) : undefined) ?? new AppError('internal_error', 'Something went wrong on the server; try again, and report it if it persists.');
@@ -75,17 +99,29 @@ function toAppError(error: unknown): AppError {
 export async function callOperationTool(operation: AnyOperation, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult> {
   try {
     refuseOutsideTokenScope(operation, context.actor);
-    const parsed = parseArguments(operation, args);
-    const result: unknown = await operation.handle({
-      params: parsed.params,
-      query: parsed.query,
-      body: parsed.body,
-      actor: context.actor,
-      signedIn: context.signedIn,
-      services: context.services,
-      request: context.request,
-      reply: context.reply,
-    });
+    const { [IDEMPOTENCY_ARGUMENT]: keyArgument, ...operationArgs } = args;
+    const creating = isCreating(operation);
+    const { parsed, idempotencyKey } = parseWithKey(operation, creating ? operationArgs : args, creating ? keyArgument : undefined);
+    const handle = () =>
+      operation.handle({
+        params: parsed.params,
+        query: parsed.query,
+        body: parsed.body,
+        actor: context.actor,
+        signedIn: context.signedIn,
+        services: context.services,
+        request: context.request,
+        reply: context.reply,
+      });
+    const result: unknown =
+      idempotencyKey === undefined
+        ? await handle()
+        : (
+            await runIdempotently(
+              { services: context.services, actor: context.actor, key: idempotencyKey, operationId: operation.operationId, params: parsed.params, body: parsed.body, status: operation.response.status, log: context.request.log },
+              handle,
+            )
+          ).body;
     const structured = (result ?? {}) as Record<string, unknown>;
     return { content: [{ type: 'text', text: summarise(operation, structured) }], structuredContent: structured };
   } catch (error) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { AnyOperation } from '../api/operation.ts';
+import { IDEMPOTENCY_ARGUMENT, idempotencyKeyHeader } from '../api/idempotency-key.ts';
+import { isCreating, type AnyOperation } from '../api/operation.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -37,7 +38,8 @@ export function argumentParts(operation: AnyOperation): Map<string, RequestPart>
 
 /**
  * A tool's input schema: one flat object with the path parameters, the query parameters and the
- * body fields of the operation, each as its request contract says. A name in two parts would be
+ * body fields of the operation, each as its request contract says, and for a creating operation the optional
+ * `idempotencyKey` (the REST Idempotency-Key header). A name in two parts would be
  * ambiguous and fails at start.
  */
 export function operationInputSchema(operation: AnyOperation): JsonSchema {
@@ -52,6 +54,11 @@ export function operationInputSchema(operation: AnyOperation): JsonSchema {
     Object.assign(properties, partProperties ?? {});
     required.push(...(partRequired ?? []));
     defs = { ...defs, ...($defs ?? {}) };
+  }
+  // The Idempotency-Key header of a creating operation, as an argument with the same rules and meaning.
+  if (isCreating(operation)) {
+    const { $schema: _dialect, ...keySchema } = requestPartSchema(idempotencyKeyHeader);
+    properties[IDEMPOTENCY_ARGUMENT] = keySchema;
   }
   return {
     type: 'object',

@@ -2,13 +2,7 @@ import type { Account, FindAccount } from 'oidc-provider';
 import type { Services } from '../services/index.ts';
 import type { User } from '../services/users.ts';
 
-/** Which claims each scope releases; oidc-provider hands out only those of the granted scopes. */
-export const CLAIMS_BY_SCOPE = {
-  openid: ['sub'],
-  profile: ['name', 'preferred_username'],
-  email: ['email', 'email_verified'],
-  student: ['student_status'],
-};
+export { CLAIMS_BY_SCOPE } from '../domain/scopes.ts';
 
 export function claimsOf(user: User): Record<string, unknown> {
   return {

@@ -22,9 +22,7 @@ export function assistantConsentRequest(interaction: Interaction, user: { isAdmi
   const offline = staysConnected || String(interaction.params.scope ?? '').split(' ').includes('offline_access');
   return {
     scopes: grantableScopes(asked, { isAdmin: user.isAdmin, readOnly: false }),
-    duration: offline
-      ? `It stays connected until you revoke it, for at most ${days(TOKEN_LIFETIMES.refreshTokenAbsolute)} days.`
-      : `Each sign-in lasts ${TOKEN_LIFETIMES.accessToken / 60} minutes; after that it asks you again.`,
+    duration: offline ? { offline: true, days: days(TOKEN_LIFETIMES.refreshTokenAbsolute) } : { offline: false, minutes: TOKEN_LIFETIMES.accessToken / 60 },
   };
 }
 

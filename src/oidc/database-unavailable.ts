@@ -1,6 +1,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { AppError } from '../errors.ts';
 import { databaseFaultToAppError } from '../ops/database-faults.ts';
+import { pageLanguage } from './page-language.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 
 type Next = () => Promise<unknown>;
@@ -47,7 +48,7 @@ export function databaseUnavailableAnswers(log: Log | undefined) {
       ctx.remove('location');
       if (html) {
         ctx.type = 'html';
-        ctx.body = renderErrorPage(explainProtocolError('temporarily_unavailable', description));
+        ctx.body = renderErrorPage(explainProtocolError('temporarily_unavailable', description, { ...pageLanguage({ url: ctx.originalUrl, method: ctx.method, headers: ctx.headers }), selfPath: undefined }));
       } else {
         ctx.body = { error: 'temporarily_unavailable', error_description: description };
       }

@@ -20,8 +20,8 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
   const { deps, cookieKeys } = kit;
   const now = () => deps.clock.now();
 
-  async function showEnrolment(reply: FastifyReply, interaction: Interaction, user: User, ip: string, problem: { factorId?: string; failed?: 'code' | 'passkey' } = {}) {
-    const actor = signInActor(user, ip);
+  async function showEnrolment(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, user: User, problem: { factorId?: string; failed?: 'code' | 'passkey' } = {}) {
+    const actor = signInActor(user, request.ip);
     const pending = problem.factorId ? await deps.services.factors.pendingTotp(actor, problem.factorId) : null;
     const totp = pending ?? (await deps.services.factors.startTotp(actor, { name: TOTP_NAME }));
     const page = renderEnrolmentPage({
@@ -34,6 +34,7 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
       qrCodeSvg: totp.qrCodeSvg,
       required: !asksForMfa(interaction.params),
       failed: problem.failed,
+      language: kit.languageOf(request, interaction, user.locale),
     });
     return kit.sendPage(reply, problem.failed ? 400 : 200, page, formTargetsOf(interaction));
   }
@@ -43,29 +44,29 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
     const interaction = await kit.load(request, reply);
     if (!interaction || kit.csrfRejected(request, reply)) return null;
     if (interaction.prompt.name !== 'login') {
-      kit.wrongStep(reply);
+      kit.wrongStep(reply, kit.languageOf(request, interaction));
       return null;
     }
     const subjectId = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.enrolment, interaction.uid, formField(request.body as FormBody, 'ticket'), now());
     const user = subjectId ? await deps.services.users.getUser(subjectId) : null;
     if (!user || user.status !== 'active') {
-      kit.wrongStep(reply);
+      kit.wrongStep(reply, kit.languageOf(request, interaction));
       return null;
     }
     return { interaction, user };
   }
 
-  async function showRecoveryCodes(reply: FastifyReply, interaction: Interaction, user: User, factorId: string, recoveryCodes: string[] | undefined, request: FastifyRequest) {
+  async function showRecoveryCodes(reply: FastifyReply, interaction: Interaction, user: User, factorId: string, recoveryCodes: string[] | undefined, request: FastifyRequest<{ Params: Params }>) {
     const ticket = interactionTicket(cookieKeys, TICKET_PURPOSES.enrolled, interaction.uid, `${user.subjectId}:${factorId}`, now(), ENROLMENT_SECONDS);
-    if (!recoveryCodes) return finishEnrolled(request, reply, user, factorId);
-    const page = renderRecoveryCodesPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await kit.clientName(interaction)) ?? '', recoveryCodes });
+    if (!recoveryCodes) return finishEnrolled(request, reply, interaction, user, factorId);
+    const page = renderRecoveryCodesPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await kit.clientName(interaction)) ?? '', recoveryCodes, language: kit.languageOf(request, interaction, user.locale) });
     return kit.sendPage(reply, 200, page, formTargetsOf(interaction));
   }
 
-  async function finishEnrolled(request: FastifyRequest, reply: FastifyReply, user: User, factorId: string) {
+  async function finishEnrolled(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, user: User, factorId: string) {
     const factors = (await deps.services.factors.listFactors(signInActor(user, request.ip))).factors;
     const factor = factors.find((candidate) => candidate.factorId === factorId);
-    if (!factor || factor.type === 'recovery_codes') return kit.wrongStep(reply);
+    if (!factor || factor.type === 'recovery_codes') return kit.wrongStep(reply, kit.languageOf(request, interaction, user.locale));
     kit.rememberDevice(reply, user.subjectId);
     const amr = factor.type === 'passkey' ? ['pwd', 'hwk', 'mfa'] : ['pwd', 'otp', 'mfa'];
     return kit.finish(request, reply, { login: { accountId: user.subjectId, amr, acr: 'mfa' } }, false);
@@ -81,7 +82,7 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
       return showRecoveryCodes(reply, step.interaction, step.user, factorId, recoveryCodes, request);
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
-      return showEnrolment(reply, step.interaction, step.user, request.ip, { factorId, failed: 'code' });
+      return showEnrolment(request, reply, step.interaction, step.user, { factorId, failed: 'code' });
     }
   });
 
@@ -101,19 +102,19 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
       return showRecoveryCodes(reply, step.interaction, step.user, factor.factorId, recoveryCodes, request);
     } catch (error) {
       if (!(error instanceof SyntaxError) && !(error instanceof AppError && error.code === 'invalid_request')) throw error;
-      return showEnrolment(reply, step.interaction, step.user, request.ip, { failed: 'passkey' });
+      return showEnrolment(request, reply, step.interaction, step.user, { failed: 'passkey' });
     }
   });
 
   app.post<{ Params: Params }>('/interaction/:uid/enrolled', async (request, reply) => {
     const interaction = await kit.load(request, reply);
     if (!interaction || kit.csrfRejected(request, reply)) return reply;
-    if (interaction.prompt.name !== 'login') return kit.wrongStep(reply);
+    if (interaction.prompt.name !== 'login') return kit.wrongStep(reply, kit.languageOf(request, interaction));
     const subject = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.enrolled, interaction.uid, formField(request.body as FormBody, 'ticket'), now());
     const [subjectId, factorId] = subject?.split(':') ?? [];
     const user = subjectId ? await deps.services.users.getUser(subjectId) : null;
-    if (!user || user.status !== 'active' || !factorId) return kit.wrongStep(reply);
-    return finishEnrolled(request, reply, user, factorId);
+    if (!user || user.status !== 'active' || !factorId) return kit.wrongStep(reply, kit.languageOf(request, interaction));
+    return finishEnrolled(request, reply, interaction, user, factorId);
   });
 
   return { showEnrolment };

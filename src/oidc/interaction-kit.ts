@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Provider } from 'oidc-provider';
 import type { Actor } from '../domain/actor.ts';
 import type { User } from '../services/users.ts';
+import type { PageLanguage } from './pages/layout.ts';
 import type { OidcDeps } from './provider.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -20,12 +21,23 @@ export interface InteractionKit {
   cookieKeys: readonly string[];
   load(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<Interaction | null>;
   csrfRejected(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): boolean;
-  wrongStep(reply: FastifyReply): FastifyReply;
+  wrongStep(reply: FastifyReply, language: PageLanguage): FastifyReply;
+  /** The language of a step's page; `saved` is the person's preference when the step knows them. */
+  languageOf(request: FastifyRequest<{ Params: Params }>, interaction: Interaction, saved?: string | null): PageLanguage;
+  savedLocaleOf(subjectId: string): Promise<string | null | undefined>;
   clientName(interaction: Interaction): Promise<string | null>;
   finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean): Promise<FastifyReply>;
   rememberDevice(reply: FastifyReply, subjectId: string): void;
   sendPage(reply: FastifyReply, status: number, page: string, formTargets?: (string | undefined)[]): FastifyReply;
-  showOneTimeCodePage(reply: FastifyReply, interaction: Interaction, ticket: string, status: number, problem?: { failed?: boolean; retryAfterSeconds?: number; passkeyFailed?: boolean }): Promise<FastifyReply>;
+  showOneTimeCodePage(
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+    interaction: Interaction,
+    ticket: string,
+    status: number,
+    problem?: { failed?: boolean; retryAfterSeconds?: number; passkeyFailed?: boolean },
+    saved?: string | null,
+  ): Promise<FastifyReply>;
 }
 
 /** A person acting on their own account from a sign-in page (enrolling a factor), as the audit records it. */

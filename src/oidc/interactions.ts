@@ -12,7 +12,9 @@ import { assistantConsentRequest, grantAssistantScopes } from './assistant-conse
 import { assistantStaysConnected } from './assistant-resources.ts';
 import type { SesameClientFields } from './client-metadata.ts';
 import { renderConsentPage } from './pages/consent-page.ts';
-import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
+import { errorPageText, explainProtocolError, renderErrorPage } from './pages/error-page.ts';
+import type { PageLanguage } from './pages/layout.ts';
+import { pageLanguage, rememberLanguageChoice } from './page-language.ts';
 import { renderLoginPage } from './pages/login-page.ts';
 import { renderOneTimeCodePage } from './pages/one-time-code-page.ts';
 import type { OidcDeps } from './provider.ts';
@@ -50,24 +52,27 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     } catch (error) {
       if (!(error instanceof errors.SessionNotFound)) throw error;
     }
-    sendPage(reply, 400, renderErrorPage(explainProtocolError('session_not_found', undefined)));
+    sendPage(reply, 400, renderErrorPage(explainProtocolError('session_not_found', undefined, pageLanguage(request))));
     return null;
   }
 
   function csrfRejected(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): boolean {
     if (interactionCsrfValid(cookieKeys, request.params.uid, (request.body as FormBody)?.csrf)) return false;
-    sendPage(reply, 403, renderErrorPage({
-      title: 'Sign-in stopped',
-      message: 'This form was not sent from the page Sesame showed you, or that page is too old. Go back to the application and sign in again.',
-    }));
+    sendPage(reply, 403, renderErrorPage(errorPageText(pageLanguage(request), 'error.csrf')));
     return true;
   }
 
-  function wrongStep(reply: FastifyReply): FastifyReply {
-    return sendPage(reply, 400, renderErrorPage({
-      title: 'Sign-in stopped',
-      message: 'This step of signing in has already been completed or is not the current one. Go back to the application and sign in again.',
-    }));
+  function wrongStep(reply: FastifyReply, language: PageLanguage): FastifyReply {
+    return sendPage(reply, 400, renderErrorPage(errorPageText(language, 'error.wrongStep')));
+  }
+
+  /**
+   * The language of a step's page (see page-language.ts): `saved` is the person's preference when the
+   * step knows them. A POST's page switches language through the step's GET page.
+   */
+  function languageOf(request: FastifyRequest<{ Params: Params }>, interaction: Interaction, saved?: string | null): PageLanguage {
+    const selfPath = request.method === 'GET' ? undefined : `/interaction/${encodeURIComponent(interaction.uid)}`;
+    return pageLanguage(request, { uiLocales: interaction.params.ui_locales, saved, selfPath });
   }
 
   async function clientName(interaction: Interaction): Promise<string | null> {
@@ -85,11 +90,12 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     return SCOPES.filter((scope) => requested.includes(scope));
   }
 
-  async function showConsent(reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
+  async function showConsent(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
     const user = await deps.services.users.getUser(interaction.session?.accountId ?? '');
-    if (!user) return wrongStep(reply);
+    if (!user) return wrongStep(reply, languageOf(request, interaction));
     const client = await live.current().Client.find(String(interaction.params.client_id));
     return sendPage(reply, 200, renderConsentPage({
+      language: languageOf(request, interaction, user.locale),
       uid: interaction.uid,
       csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
       clientName: name,
@@ -103,24 +109,27 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
     const interaction = await load(request, reply);
     if (!interaction) return reply;
+    rememberLanguageChoice(request, reply.raw, options.issuer.protocol === 'https:');
+    const language = languageOf(request, interaction);
     const name = await clientName(interaction);
-    if (name === null) return sendPage(reply, 400, renderErrorPage(explainProtocolError('invalid_client', undefined)));
+    if (name === null) return sendPage(reply, 400, renderErrorPage(explainProtocolError('invalid_client', undefined, language)));
     if (interaction.prompt.name === 'login' && interaction.session && interaction.prompt.reasons.length > 0 && interaction.prompt.reasons.every((reason) => reason === MFA_STEP_UP_REASON)) {
       return stepUp(request, reply, interaction, interaction.session.accountId);
     }
     if (interaction.prompt.name === 'login') {
-      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name }), [
+      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name, language }), [
         interaction.params.redirect_uri as string,
       ]);
     }
-    if (interaction.prompt.name === 'consent') return showConsent(reply, interaction, name);
-    return wrongStep(reply);
+    if (interaction.prompt.name === 'consent') return showConsent(request, reply, interaction, name);
+    return wrongStep(reply, language);
   });
 
   app.post<{ Params: Params }>('/interaction/:uid/login', async (request, reply) => {
     const interaction = await load(request, reply);
     if (!interaction || csrfRejected(request, reply)) return reply;
-    if (interaction.prompt.name !== 'login') return wrongStep(reply);
+    if (interaction.prompt.name !== 'login') return wrongStep(reply, languageOf(request, interaction));
+    const language = languageOf(request, interaction);
     const body = request.body as FormBody;
     const account = field(body, 'account').trim();
     // A disabled account is refused exactly like a wrong password: authenticate returns null for both.
@@ -130,10 +139,10 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       user = account ? await deps.services.users.authenticate(account, field(body, 'password'), { ip: request.ip, surface: 'login_page', deviceSubject }) : null;
     } catch (error) {
       const secondStep = error instanceof AppError && error.code === 'mfa_required' ? await deps.services.users.findByAccount(account) : null;
-      if (secondStep) return showOneTimeCodePage(reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200);
+      if (secondStep) return showOneTimeCodePage(request, reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200, {}, secondStep.locale);
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, retryAfterSeconds });
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, retryAfterSeconds, language });
       return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, page, [interaction.params.redirect_uri as string]);
     }
     if (!user) {
@@ -144,10 +153,11 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
         clientName: name,
         account,
         failed: true,
+        language,
       }), [interaction.params.redirect_uri as string]);
     }
     // The policy (or the application, acr_values=mfa) wants a second factor this person has not added: no code is issued until they enrol.
-    if (asksForMfa(interaction.params) || (await deps.services.factors.mustEnrol(user))) return enrolment.showEnrolment(reply, interaction, user, request.ip);
+    if (asksForMfa(interaction.params) || (await deps.services.factors.mustEnrol(user))) return enrolment.showEnrolment(request, reply, interaction, user);
     rememberDevice(reply, user.subjectId);
     return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd'], acr: 'pwd' } }, false);
   });
@@ -159,35 +169,48 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     reply.raw.setHeader('set-cookie', [...(Array.isArray(setCookies) ? setCookies : setCookies === undefined ? [] : [String(setCookies)]), device.issue(subjectId)]);
   }
 
-  async function showOneTimeCodePage(reply: FastifyReply, interaction: Interaction, ticket: string, status: number, problem: { failed?: boolean; retryAfterSeconds?: number; passkeyFailed?: boolean } = {}) {
+  /** The person's saved language, for a page of the second step shown again. */
+  const savedLocaleOf = async (subjectId: string) => (await deps.services.users.getUser(subjectId))?.locale;
+
+  async function showOneTimeCodePage(
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+    interaction: Interaction,
+    ticket: string,
+    status: number,
+    problem: { failed?: boolean; retryAfterSeconds?: number; passkeyFailed?: boolean } = {},
+    saved?: string | null,
+  ) {
+    // No switcher here: switching goes through the step's GET page, which would start again at the password.
+    const language = { ...languageOf(request, interaction, saved), selfPath: undefined };
     const subjectId = secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now());
     const passkey = subjectId ? await deps.services.passkeys.hasPasskey(subjectId) : false;
-    const page = renderOneTimeCodePage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await clientName(interaction)) ?? '', passkey, ...problem });
+    const page = renderOneTimeCodePage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await clientName(interaction)) ?? '', passkey, ...problem, language });
     return sendPage(reply, status, page, [interaction.params.redirect_uri as string]);
   }
 
-  const kit = { deps, cookieKeys, load, csrfRejected, wrongStep, clientName, finish, rememberDevice, sendPage, showOneTimeCodePage };
+  const kit = { deps, cookieKeys, load, csrfRejected, wrongStep, languageOf, savedLocaleOf, clientName, finish, rememberDevice, sendPage, showOneTimeCodePage };
   const enrolment = enrolmentRoutes(app, kit);
   passkeyRoutes(app, kit);
 
   /** A live session whose sign-in was one factor, and an application asking for mfa: only the second factor is asked (or enrolled). */
-  async function stepUp(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, subjectId: string) {
+  async function stepUp(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, subjectId: string) {
     const user = await deps.services.users.getUser(subjectId);
-    if (!user || user.status !== 'active') return wrongStep(reply);
-    if (!(await deps.services.factors.hasFactor(subjectId))) return enrolment.showEnrolment(reply, interaction, user, request.ip);
-    return showOneTimeCodePage(reply, interaction, secondStepTicket(cookieKeys, interaction.uid, subjectId, deps.clock.now()), 200);
+    if (!user || user.status !== 'active') return wrongStep(reply, languageOf(request, interaction));
+    if (!(await deps.services.factors.hasFactor(subjectId))) return enrolment.showEnrolment(request, reply, interaction, user);
+    return showOneTimeCodePage(request, reply, interaction, secondStepTicket(cookieKeys, interaction.uid, subjectId, deps.clock.now()), 200, {}, user.locale);
   }
 
   // The second step for a person with an authenticator: the ticket stands for the password checked a moment ago.
   app.post<{ Params: Params }>('/interaction/:uid/otp', async (request, reply) => {
     const interaction = await load(request, reply);
     if (!interaction || csrfRejected(request, reply)) return reply;
-    if (interaction.prompt.name !== 'login') return wrongStep(reply);
+    if (interaction.prompt.name !== 'login') return wrongStep(reply, languageOf(request, interaction));
     const body = request.body as FormBody;
     const ticket = field(body, 'ticket');
     const subjectId = secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now());
     if (!subjectId) {
-      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '' });
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', language: languageOf(request, interaction) });
       return sendPage(reply, 400, page, [interaction.params.redirect_uri as string]);
     }
     let user: Awaited<ReturnType<typeof deps.services.users.authenticateSecondStep>>;
@@ -196,9 +219,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      return showOneTimeCodePage(reply.header('retry-after', String(retryAfterSeconds)), interaction, ticket, 429, { retryAfterSeconds });
+      return showOneTimeCodePage(request, reply.header('retry-after', String(retryAfterSeconds)), interaction, ticket, 429, { retryAfterSeconds }, await savedLocaleOf(subjectId));
     }
-    if (!user) return showOneTimeCodePage(reply, interaction, ticket, 401, { failed: true });
+    if (!user) return showOneTimeCodePage(request, reply, interaction, ticket, 401, { failed: true }, await savedLocaleOf(subjectId));
     rememberDevice(reply, user.subjectId);
     return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd', 'otp', 'mfa'], acr: 'mfa' } }, false);
   });
@@ -206,7 +229,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   app.post<{ Params: Params }>('/interaction/:uid/confirm', async (request, reply) => {
     const interaction = await load(request, reply);
     if (!interaction || csrfRejected(request, reply)) return reply;
-    if (interaction.prompt.name !== 'consent' || !interaction.session) return wrongStep(reply);
+    if (interaction.prompt.name !== 'consent' || !interaction.session) return wrongStep(reply, languageOf(request, interaction));
     const provider = live.current();
     const accountId = interaction.session.accountId;
     const clientId = String(interaction.params.client_id);

@@ -70,7 +70,7 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   });
   registerProtectedResourceMetadata(app, deps.config);
   await app.register(interactionRoutes, { live, deps, issuer });
-  await app.register(accountLinkRoutes, { services: deps.services });
+  await app.register(accountLinkRoutes, { services: deps.services, secureCookies: issuer.protocol === 'https:' });
 
   const refresh = setInterval(() => {
     live.refreshSigningKeys().catch((error: unknown) => app.log.warn({ err: error }, 'could not refresh the signing keys; still using the previous ones'));

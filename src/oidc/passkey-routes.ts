@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { interactionCsrfToken } from './interaction-csrf.ts';
 import { formField, formTargetsOf, type FormBody, type Interaction, type InteractionKit, type Params } from './interaction-kit.ts';
@@ -38,18 +38,18 @@ export function passkeyRoutes(app: FastifyInstance, kit: InteractionKit): void {
     );
   }
 
-  async function loginPage(reply: FastifyReply, interaction: Interaction, status: number, problem: { passkeyProblem?: 'failed' | 'not_verified'; retryAfterSeconds?: number }) {
-    const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await kit.clientName(interaction)) ?? '', ...problem });
+  async function loginPage(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, status: number, problem: { passkeyProblem?: 'failed' | 'not_verified'; retryAfterSeconds?: number }) {
+    const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await kit.clientName(interaction)) ?? '', ...problem, language: kit.languageOf(request, interaction) });
     return kit.sendPage(reply, status, page, formTargetsOf(interaction));
   }
 
   app.post<{ Params: Params }>('/interaction/:uid/passkey/options', async (request, reply) => {
     const interaction = await kit.load(request, reply);
     if (!interaction || kit.csrfRejected(request, reply)) return reply;
-    if (interaction.prompt.name !== 'login') return kit.wrongStep(reply);
+    if (interaction.prompt.name !== 'login') return kit.wrongStep(reply, kit.languageOf(request, interaction));
     const ticket = formField(request.body as FormBody, 'ticket');
     const subjectId = ticket ? secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now()) : undefined;
-    if (subjectId === null) return kit.wrongStep(reply);
+    if (subjectId === null) return kit.wrongStep(reply, kit.languageOf(request, interaction));
     const options = await deps.services.passkeys.signInOptions(interaction.uid, subjectId);
     return reply.header('cache-control', 'no-store').send(options);
   });
@@ -57,11 +57,11 @@ export function passkeyRoutes(app: FastifyInstance, kit: InteractionKit): void {
   app.post<{ Params: Params }>('/interaction/:uid/passkey', async (request, reply) => {
     const interaction = await kit.load(request, reply);
     if (!interaction || kit.csrfRejected(request, reply)) return reply;
-    if (interaction.prompt.name !== 'login') return kit.wrongStep(reply);
+    if (interaction.prompt.name !== 'login') return kit.wrongStep(reply, kit.languageOf(request, interaction));
     const body = request.body as FormBody;
     const ticket = formField(body, 'ticket');
     const subjectId = ticket ? secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now()) : undefined;
-    if (subjectId === null) return loginPage(reply, interaction, 400, {});
+    if (subjectId === null) return loginPage(request, reply, interaction, 400, {});
     let signedIn: Awaited<ReturnType<typeof deps.services.passkeys.signIn>>;
     try {
       signedIn = await deps.services.passkeys.signIn(interaction.uid, parseCredential(body), { ip: request.ip, surface: 'login_page' }, subjectId);
@@ -69,13 +69,13 @@ export function passkeyRoutes(app: FastifyInstance, kit: InteractionKit): void {
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
       reply.header('retry-after', String(retryAfterSeconds));
-      return subjectId ? kit.showOneTimeCodePage(reply, interaction, ticket, 429, { retryAfterSeconds }) : loginPage(reply, interaction, 429, { retryAfterSeconds });
+      return subjectId ? kit.showOneTimeCodePage(request, reply, interaction, ticket, 429, { retryAfterSeconds }, await kit.savedLocaleOf(subjectId)) : loginPage(request, reply, interaction, 429, { retryAfterSeconds });
     }
-    if (!signedIn) return subjectId ? kit.showOneTimeCodePage(reply, interaction, ticket, 401, { passkeyFailed: true }) : loginPage(reply, interaction, 401, { passkeyProblem: 'failed' });
+    if (!signedIn) return subjectId ? kit.showOneTimeCodePage(request, reply, interaction, ticket, 401, { passkeyFailed: true }, await kit.savedLocaleOf(subjectId)) : loginPage(request, reply, interaction, 401, { passkeyProblem: 'failed' });
     const { user, userVerified } = signedIn;
     // Alone, it is two factors only when the authenticator verified the person (PIN, biometrics);
     // after the password, it is the second factor either way.
-    if (!subjectId && !userVerified) return loginPage(reply, interaction, 401, { passkeyProblem: 'not_verified' });
+    if (!subjectId && !userVerified) return loginPage(request, reply, interaction, 401, { passkeyProblem: 'not_verified' });
     kit.rememberDevice(reply, user.subjectId);
     if (subjectId) return kit.finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd', 'hwk', 'mfa'], acr: 'mfa' } }, false);
     return kit.finish(request, reply, { login: { accountId: user.subjectId, amr: ['hwk', 'mfa'], acr: 'mfa' } }, false);

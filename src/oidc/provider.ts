@@ -15,6 +15,9 @@ import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metada
 import { explainClientRefusal } from './client-refusal.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import { renderLoggedOutPage, renderLogoutPage } from './pages/logout-page.ts';
+import type { PageLanguage } from './pages/layout.ts';
+import { LOCALES } from '../i18n/locales.ts';
+import { pageLanguage, rememberLanguageChoice } from './page-language.ts';
 import { providerResponseHeaders } from './provider-headers.ts';
 import { rememberedConsentScopes } from './remembered-consent.ts';
 import { installSecretsBridge } from './secrets-bridge.ts';
@@ -87,6 +90,13 @@ async function rejectScopesOutsideWhitelist(ctx: Ctx, _value: string | undefined
   }
 }
 
+/** A provider page's language (page-language.ts), remembering a switcher's choice; the page's own address is its switcher's target. */
+function providerPageLanguage(ctx: Ctx, secureCookies: boolean): PageLanguage {
+  const request = { url: ctx.originalUrl, method: ctx.method, headers: ctx.headers };
+  rememberLanguageChoice(request, ctx.res, secureCookies);
+  return pageLanguage(request, { uiLocales: (ctx.oidc?.params as { ui_locales?: unknown } | undefined)?.ui_locales });
+}
+
 function renderHtml(ctx: Ctx, page: string): void {
   ctx.type = 'html';
   ctx.body = page;
@@ -95,6 +105,7 @@ function renderHtml(ctx: Ctx, page: string): void {
 /** Builds the oidc-provider instance with the given signing keys over the store's repositories; everything else comes from `deps`. */
 export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): Provider {
   const { clock, services } = deps;
+  const secureCookies = deps.config.issuer.startsWith('https://');
 
   const loadExistingGrant = async (ctx: Ctx) => {
     const client = ctx.oidc.client!;
@@ -149,17 +160,20 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
         enabled: true,
         async logoutSource(ctx) {
           renderHtml(ctx, renderLogoutPage({
+            language: providerPageLanguage(ctx, secureCookies),
             action: ctx.oidc.urlFor('end_session_confirm'),
             xsrf: String((ctx.oidc.session!.state as { secret?: string } | undefined)?.secret ?? ''),
             clientName: ctx.oidc.client?.clientName,
           }));
         },
         async postLogoutSuccessSource(ctx) {
-          renderHtml(ctx, renderLoggedOutPage({ clientName: ctx.oidc.client?.clientName }));
+          renderHtml(ctx, renderLoggedOutPage({ clientName: ctx.oidc.client?.clientName, language: providerPageLanguage(ctx, secureCookies) }));
         },
       },
     },
     routes: { userinfo: '/userinfo' },
+    // The pages speak these; `ui_locales` picks one (docs/languages.md).
+    discovery: { claim_types_supported: ['normal'], ui_locales_supported: [...LOCALES] },
     ttl: {
       AuthorizationCode: TOKEN_LIFETIMES.authorizationCode,
       AccessToken: TOKEN_LIFETIMES.accessToken,
@@ -193,7 +207,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     },
     async renderError(ctx, out) {
       const refusal = out.error === 'invalid_client' ? await explainClientRefusal(store, ctx) : undefined;
-      renderHtml(ctx, renderErrorPage(explainProtocolError(out.error, refusal ?? out.error_description)));
+      renderHtml(ctx, renderErrorPage(explainProtocolError(out.error, refusal ?? out.error_description, providerPageLanguage(ctx, secureCookies))));
     },
   };
 

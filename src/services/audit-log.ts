@@ -19,7 +19,7 @@ function checkQuery(query: AuditLogQuery): number {
   const limit = query.limit ?? AUDIT_PAGE.defaultLimit;
   if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_PAGE.maxLimit) fieldErrors.limit = `must be a whole number from 1 to ${AUDIT_PAGE.maxLimit}`;
   if (query.before && 'at' in query.before && !Number.isFinite(query.before.at)) fieldErrors.before = 'must be a point in time';
-  if (Object.keys(fieldErrors).length > 0) throw new AppError('invalid_request', 'The audit log query is invalid.', { fieldErrors });
+  if (Object.keys(fieldErrors).length > 0) throw new AppError('invalid_request', 'The audit log query is invalid; fix the query parameters named in field_errors.', { fieldErrors });
   return limit;
 }
 
@@ -32,7 +32,7 @@ export function createAuditLogService({ store }: ServiceDeps) {
     if (before && 'auditId' in before) {
       const position = await auditLog.positionInProject(projectId, before.auditId);
       const trail = projectId === null ? 'the administrators\' trail' : 'this project';
-      if (!position) throw new AppError('invalid_request', 'The audit log query is invalid.', { fieldErrors: { before: `no entry of ${trail} has this auditId` } });
+      if (!position) throw new AppError('invalid_request', 'The audit log query is invalid: `before` must be the `auditId` of an entry of this trail (the last one of the page you have).', { fieldErrors: { before: `no entry of ${trail} has this auditId` } });
       return auditLog.listForProject(projectId, { limit, before: { position } });
     }
     return auditLog.listForProject(projectId, { limit, before });
@@ -52,7 +52,7 @@ export function createAuditLogService({ store }: ServiceDeps) {
      * passwords set, sign-ins, settings, signing keys, deleted projects), newest first.
      */
     async listAdminAuditLogs(actor: Actor, query: AuditLogQuery = {}): Promise<AuditLogEntry[]> {
-      if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators read the administrators\' audit trail.');
+      if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators read the administrators\' audit trail; a project\'s trail is `GET /projects/{projectId}/audit-logs`.');
       return page(null, query);
     },
   };

@@ -1,4 +1,5 @@
 import type { Actor } from '../domain/actor.ts';
+import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 
 /** Instance-wide operations are for administrators; `refusal` says which ones, in the caller's terms. */
@@ -8,6 +9,6 @@ export function requireAdmin(actor: Actor, refusal: string): void {
 
 /** The person an own-account operation acts on: the CLI and the system have none. */
 export function ownSubjectId(actor: Actor): string {
-  if (!actor.subjectId) throw new AppError('login_required', 'Sign in as a person first: these operations act on your own account.');
+  if (!actor.subjectId) throw new AppError('login_required', `These operations act on your own account. ${SIGN_IN_FIRST}`);
   return actor.subjectId;
 }

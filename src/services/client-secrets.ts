@@ -27,7 +27,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
       return store.transaction(async (repos) => {
         const { client: current } = await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
         if (current.clientType !== 'web') {
-          throw new AppError('invalid_client_type', `Only web clients have secrets; a ${current.clientType} client is public and authenticates with PKCE alone.`);
+          throw new AppError('invalid_client_type', `Only web clients have secrets; a ${current.clientType} client is public and authenticates with PKCE alone. If the application needs a secret, register a web client (\`POST /projects/{projectId}/clients\` with \`clientType\` "web").`);
         }
         const graceSeconds = input.gracePeriodSeconds ?? SECRET_POLICY.defaultGraceSeconds;
         const now = clock.now();
@@ -40,7 +40,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
           throw new AppError(
             'secret_limit_exceeded',
             `A client has at most ${SECRET_POLICY.maxUsableSecrets} usable secrets and a previous secret is still retiring (${still}); ` +
-              'revoke it first (or wait for its grace period to end), then rotate again.',
+              'revoke it first (`POST /projects/{projectId}/clients/{clientId}/secrets/{secretId}/revoke` with `clientVersion`, once its `lastUsedAt` shows nothing uses it) or wait for its grace period to end, then rotate again.',
           );
         }
 
@@ -62,7 +62,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
           after: {
             activeSecretId: secretId,
             gracePeriodSeconds: graceSeconds,
-            ...(retiringUntil === null ? { revokedSecretIds: activeIds } : { retiringSecretIds: activeIds, retiringUntil }),
+            ...(retiringUntil === null ? { revokedSecretIds: activeIds } : { retiringSecretIds: activeIds, retiringUntil: new Date(retiringUntil).toISOString() }),
           },
         });
         const client = await loadClient(repos, projectId, clientId, now);
@@ -76,7 +76,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
       return store.transaction(async (repos) => {
         await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
         const secret = await repos.clientSecrets.find(clientId, secretId);
-        if (!secret) throw new AppError('not_found', `Client ${clientId} has no secret ${secretId}; GET the client to see its secrets.`);
+        if (!secret) throw new AppError('not_found', `Client ${clientId} has no secret ${secretId}; \`GET /projects/{projectId}/clients/{clientId}\` lists its \`secrets\`.`);
         const now = clock.now();
         if (secretIsUsable(secret, now)) {
           await bumpClientVersion(repos, clientId, input.clientVersion, { updatedAt: now });
@@ -86,8 +86,8 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
             targetType: 'client',
             targetId: clientId,
             projectId,
-            before: { secretId, status: secret.status, expiresAt: secret.expiresAt },
-            after: { secretId, status: 'revoked', expiresAt: now },
+            before: { secretId, status: secret.status, expiresAt: secret.expiresAt === null ? null : new Date(secret.expiresAt).toISOString() },
+            after: { secretId, status: 'revoked', expiresAt: new Date(now).toISOString() },
           });
         }
         const client = await loadClient(repos, projectId, clientId, now);

@@ -35,7 +35,7 @@ export interface ClientRevisionInput extends ClientConfigurationInput {
 }
 
 export function clientNotFound(projectId: string, clientId: string): AppError {
-  return new AppError('not_found', `No client ${clientId} in project ${projectId}; list the project's clients to find its clientId.`);
+  return new AppError('not_found', `No client ${clientId} in project ${projectId}; list the project's clients with \`GET /projects/{projectId}/clients\` to find its \`clientId\`.`);
 }
 
 function invalidClientMetadata(fieldErrors: Record<string, string>): AppError {

@@ -1,5 +1,6 @@
 import type { Actor } from '../domain/actor.ts';
 import type { DeadLinkReason } from '../domain/account-links.ts';
+import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import { ownSubjectId } from './caller-checks.ts';
@@ -23,12 +24,12 @@ export function createEmailVerificationService({ store, clock, mail }: ServiceDe
 
     /** Sets the caller's address (unverified) and mails it a verification link; the same verified address changes nothing. */
     async changeEmail(actor: Actor, email: string): Promise<{ email: string; emailVerified: boolean }> {
-      if (!actor.subjectId) throw new AppError('login_required', 'Sign in first.');
+      if (!actor.subjectId) throw new AppError('login_required', SIGN_IN_FIRST);
       requireMail(mail, 'email', 'send the verification link');
       const subjectId = actor.subjectId;
       return store.transaction(async (repos) => {
         const before = await repos.users.findBySubjectId(subjectId);
-        if (!before) throw new AppError('login_required', 'Sign in first.');
+        if (!before) throw new AppError('login_required', SIGN_IN_FIRST);
         if (before.email === email && before.emailVerified) return { email, emailVerified: true };
         const now = clock.now();
         await repos.users.update(subjectId, { email, emailVerified: false }, now);
@@ -48,7 +49,7 @@ export function createEmailVerificationService({ store, clock, mail }: ServiceDe
     async checkVerificationLink(token: string): Promise<LinkCheck> {
       const opened = await openAccountLink(store.repos, clock, token, 'email_verification');
       if ('dead' in opened) return opened;
-      return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email } };
+      return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email, locale: opened.user.locale ?? null } };
     },
 
     async confirmEmail(token: string, from: { ip: string | null }): Promise<{ done: true; email: string } | { dead: DeadLinkReason }> {

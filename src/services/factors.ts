@@ -2,6 +2,7 @@ import type { Actor } from '../domain/actor.ts';
 import { ownSubjectId } from './caller-checks.ts';
 import { newFactorId } from '../domain/ids.ts';
 import { mfaRequiredFor } from '../domain/mfa-policy.ts';
+import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeDigest } from '../security/recovery-codes.ts';
 import { newTotpSecret, qrCodeSvg, totpUri } from '../security/totp.ts';
@@ -84,7 +85,7 @@ export function createFactorService(deps: ServiceDeps) {
     async startTotp(actor: Actor, input: { name?: string | undefined }): Promise<TotpEnrolment> {
       const subjectId = ownSubjectId(actor);
       const user = await store.repos.users.findBySubjectId(subjectId);
-      if (!user) throw new AppError('login_required', 'Sign in again.');
+      if (!user) throw new AppError('login_required', SIGN_IN_FIRST);
       const factorId = newFactorId();
       const secret = newTotpSecret();
       const name = input.name?.trim() || 'Authenticator app';
@@ -117,7 +118,7 @@ export function createFactorService(deps: ServiceDeps) {
       return store.transaction(async (repos) => {
         const factor = await repos.accountFactors.find(subjectId, factorId);
         if (!factor) throw new AppError('not_found', `You have no authenticator ${factorId}. Start one with POST /account/factors/totp.`);
-        if (factor.status !== 'pending') throw new AppError('invalid_request', 'This authenticator is confirmed already.');
+        if (factor.status !== 'pending') throw new AppError('invalid_request', 'This authenticator is confirmed already; nothing to do. List your factors with `GET /account/factors`.');
         if (!(await secondFactor.acceptTotp(repos, subjectId, code, factorId))) {
           throw new AppError('invalid_request', 'The code does not match: type the 6-digit code the app shows now.', { fieldErrors: { code: 'does not match the authenticator' } });
         }
@@ -150,7 +151,7 @@ export function createFactorService(deps: ServiceDeps) {
       const subjectId = await account.requirePassword(actor, currentPassword);
       await store.transaction(async (repos) => {
         if (factorId === RECOVERY_CODES_FACTOR_ID) {
-          if (!(await repos.accountFactors.recoveryCodesOf(subjectId))) throw new AppError('not_found', 'You have no recovery codes.');
+          if (!(await repos.accountFactors.recoveryCodesOf(subjectId))) throw new AppError('not_found', 'You have no recovery codes; list your factors with `GET /account/factors`, and make codes with `POST /account/recovery-codes` once an authenticator is confirmed.');
           await repos.accountFactors.removeRecoveryCodes(subjectId);
         } else {
           if (!(await repos.accountFactors.remove(subjectId, factorId))) throw new AppError('not_found', `You have no factor ${factorId}. List them with GET /account/factors.`);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
+import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -58,7 +59,7 @@ const keyReused = () =>
  */
 export function createIdempotencyService({ store, clock }: ServiceDeps) {
   const callerOf = (actor: Actor) => {
-    if (!actor.subjectId) throw new AppError('login_required', 'Sign in first.');
+    if (!actor.subjectId) throw new AppError('login_required', SIGN_IN_FIRST);
     return actor.subjectId;
   };
 

@@ -1,5 +1,6 @@
 import { createAccountService } from './account.ts';
 import { createAssistantGrantService } from './assistant-grants.ts';
+import { createAccountLocaleService } from './account-locale.ts';
 import { createAuditLogService } from './audit-log.ts';
 import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
@@ -61,6 +62,7 @@ export function createServices({
     invitations: createInvitationService(deps),
     passwordReset: createPasswordResetService(deps),
     emailVerification: createEmailVerificationService(deps),
+    accountLocale: createAccountLocaleService(deps),
     securityNotices: createSecurityNoticeService(deps),
     outgoingMail: createOutgoingMailService(deps),
     idempotency: createIdempotencyService(deps),

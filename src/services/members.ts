@@ -24,7 +24,7 @@ function checkAssignableRole(role: unknown): AssignableRole {
 }
 
 function memberNotFound(subjectId: string): AppError {
-  return new AppError('not_found', `${subjectId} is not a member of this project; list the members to find their subjectIds.`);
+  return new AppError('not_found', `${subjectId} is not a member of this project; list the members with \`GET /projects/{projectId}/members\` to find their \`subjectId\`.`);
 }
 
 export function createMemberService({ store, clock }: ServiceDeps) {
@@ -73,7 +73,7 @@ export function createMemberService({ store, clock }: ServiceDeps) {
         if ((await repos.users.findBySubjectId(input.subjectId))?.status !== 'active') {
           throw new AppError('not_found', `No active user has subjectId ${input.subjectId}; find one with GET /users/lookup?account=NAME.`);
         }
-        const alreadyMember = () => new AppError('member_exists', `${input.subjectId} is already a member; change their role instead.`);
+        const alreadyMember = () => new AppError('member_exists', `${input.subjectId} is already a member; to change their role use \`PATCH /projects/{projectId}/members/{subjectId}\` with \`role\`.`);
         if (await repos.members.find(projectId, input.subjectId)) throw alreadyMember();
 
         const project = await commitMemberChange(repos, actor, access, input.expectedProjectVersion, async () => {
@@ -105,7 +105,7 @@ export function createMemberService({ store, clock }: ServiceDeps) {
         const member = await repos.members.find(projectId, subjectId);
         if (!member) throw memberNotFound(subjectId);
         if (member.role === 'owner') {
-          throw new AppError('last_owner', 'The owner cannot be demoted: a project has exactly one owner. Transfer ownership to another member first.');
+          throw new AppError('last_owner', 'The owner cannot be demoted: a project has exactly one owner. Transfer ownership to another member first (`POST /projects/{projectId}/ownership/transfer` with `toSubjectId`).');
         }
         if (member.role === role) return { member, project: toProject(access.project, access.role, actor.isAdmin) };
 
@@ -128,7 +128,7 @@ export function createMemberService({ store, clock }: ServiceDeps) {
         const member = await repos.members.find(projectId, subjectId);
         if (!member) throw memberNotFound(subjectId);
         if (member.role === 'owner') {
-          throw new AppError('last_owner', 'The owner cannot be removed: a project has exactly one owner. Transfer ownership to another member first.');
+          throw new AppError('last_owner', 'The owner cannot be removed: a project has exactly one owner. Transfer ownership to another member first (`POST /projects/{projectId}/ownership/transfer` with `toSubjectId`).');
         }
         const project = await commitMemberChange(repos, actor, access, input.expectedProjectVersion, () => repos.members.remove(projectId, subjectId));
         await writeAudit(repos, clock, actor, {
@@ -149,7 +149,7 @@ export function createMemberService({ store, clock }: ServiceDeps) {
         const access = await openMemberChange(repos, actor, projectId, input.expectedProjectVersion);
         const target = typeof input.toSubjectId === 'string' ? await repos.members.find(projectId, input.toSubjectId) : undefined;
         if (!target) {
-          throw new AppError('invalid_request', 'Ownership can go only to a member of the project; add them as a member first.', {
+          throw new AppError('invalid_request', 'Ownership can go only to a member of the project; add them first (`POST /projects/{projectId}/members` with `subjectId`), then transfer.', {
             fieldErrors: { toSubjectId: 'must be a member of the project' },
           });
         }

@@ -1,27 +1,12 @@
+import { versionConflictText } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import type { ClientMetadataChanges } from '../storage/repositories/client-repository.ts';
 import type { ProjectChanges } from '../storage/repositories/project-repository.ts';
 import type { Repositories } from '../storage/store.ts';
 
-/*
- * The current version is left out on purpose: a caller handed the number tends to resend the same change
- * with it, over whatever the other writer did. Reading the resource again is what makes the retry safe.
- */
-export function projectVersionConflict(): AppError {
-  return new AppError(
-    'version_conflict',
-    'The project changed since you read it. GET the project again, check that your change still makes sense against what is there now, ' +
-      'and retry with its current version as expectedProjectVersion.',
-  );
-}
+export const projectVersionConflict = (): AppError => new AppError('version_conflict', versionConflictText('project'));
 
-export function clientVersionConflict(): AppError {
-  return new AppError(
-    'version_conflict',
-    'The client changed since you read it. GET the client again, check that your change still makes sense against what is there now, ' +
-      'and retry with its current clientVersion.',
-  );
-}
+export const clientVersionConflict = (): AppError => new AppError('version_conflict', versionConflictText('client'));
 
 /**
  * The optimistic lock: ONE conditional write (the repository's updateIfVersion). Losing it means another

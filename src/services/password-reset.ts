@@ -18,6 +18,8 @@ export interface LinkHolder {
   account: string;
   displayName: string;
   email: string;
+  /** The person's saved language, for the page. */
+  locale: string | null;
 }
 
 export type LinkCheck = { holder: LinkHolder } | { dead: DeadLinkReason };
@@ -28,7 +30,7 @@ type SetPasswordPurpose = 'invitation' | 'password_reset';
 export async function checkSetPasswordLink({ store, clock }: Pick<ServiceDeps, 'store' | 'clock'>, token: string, purpose: SetPasswordPurpose): Promise<LinkCheck> {
   const opened = await openAccountLink(store.repos, clock, token, purpose);
   if ('dead' in opened) return opened;
-  return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email } };
+  return { holder: { account: opened.user.account, displayName: opened.user.displayName, email: opened.link.email, locale: opened.user.locale ?? null } };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Actor } from '../domain/actor.ts';
 import { capabilitiesOf, CAPABILITY_WITH_ROLES as CAPABILITY_WORDING, type Capability, type ProjectRole } from '../domain/roles.ts';
+import { PROJECT_ARCHIVED, SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import type { ProjectRecord } from '../storage/repositories/project-repository.ts';
 import type { Repositories } from '../storage/store.ts';
@@ -12,11 +13,11 @@ export interface ProjectAccess {
 }
 
 export function requireSignedIn(actor: Actor): void {
-  if (!actor.subjectId && !actor.isAdmin) throw new AppError('login_required', 'Sign in first.');
+  if (!actor.subjectId && !actor.isAdmin) throw new AppError('login_required', SIGN_IN_FIRST);
 }
 
 export function projectNotFound(projectId: string): AppError {
-  return new AppError('not_found', `No project ${projectId} that you can see; list your projects to find its projectId.`);
+  return new AppError('not_found', `No project ${projectId} that you can see; list your projects with \`GET /projects\` to find its \`projectId\`.`);
 }
 
 /**
@@ -46,12 +47,12 @@ export async function resolveProjectAccess(
 export function requireCapability(access: ProjectAccess, capability: Capability): void {
   if (!access.capabilities.includes(capability)) {
     const role = access.role ?? 'none';
-    throw new AppError('forbidden', `Your role in this project (${role}) cannot ${CAPABILITY_WORDING[capability]}; ask the project owner.`);
+    throw new AppError('forbidden', `Your role in this project (${role}) cannot ${CAPABILITY_WORDING[capability]}; ask the project owner (see \`GET /projects/{projectId}/members\`) to do it or to give you a role that can.`);
   }
 }
 
 export function requireActiveProject(access: ProjectAccess): void {
   if (access.project.status === 'archived') {
-    throw new AppError('project_archived', 'The project is archived and read-only; its owner or an administrator can un-archive it (status "active").');
+    throw new AppError('project_archived', `${PROJECT_ARCHIVED.meaning} ${PROJECT_ARCHIVED.action}`);
   }
 }

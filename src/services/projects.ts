@@ -44,7 +44,7 @@ function checkProjectFields(input: { name?: unknown; description?: unknown; stat
   if (input.status !== undefined && !(PROJECT_STATUSES as readonly unknown[]).includes(input.status)) {
     fieldErrors.status = `must be one of ${PROJECT_STATUSES.join(', ')}`;
   }
-  if (Object.keys(fieldErrors).length > 0) throw new AppError('invalid_request', 'Some project fields are invalid.', { fieldErrors });
+  if (Object.keys(fieldErrors).length > 0) throw new AppError('invalid_request', 'Some project fields are invalid; fix the fields named in field_errors and send again.', { fieldErrors });
 }
 
 export function createProjectService({ store, clock }: ServiceDeps) {
@@ -130,7 +130,7 @@ export function createProjectService({ store, clock }: ServiceDeps) {
         requireCapability(access, 'manage_project');
         checkExpectedVersion('project', input.expectedProjectVersion, access.project.version);
         if (access.project.status !== 'archived') {
-          throw new AppError('project_not_archived', 'Only an archived project can be deleted: archive it first (PATCH it with status "archived"), then delete it with the new version.');
+          throw new AppError('project_not_archived', 'Only an archived project can be deleted: archive it first (`PATCH /projects/{projectId}` with `status` "archived"), then `DELETE /projects/{projectId}` with its new `expectedProjectVersion`.');
         }
         const clients = await repos.clients.listByProject(projectId);
         let revokedGrants = 0;

@@ -1,11 +1,12 @@
 import type { Actor } from '../domain/actor.ts';
 import type { MfaPolicy, SecuritySettings } from '../domain/mfa-policy.ts';
+import { versionConflictText } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import { requireAdmin } from './caller-checks.ts';
 import type { ServiceDeps } from './deps.ts';
 
-const requireSettingsAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators see and change the instance settings.');
+const requireSettingsAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators see and change the instance settings (`GET` and `PATCH /admin/settings`); ask an administrator to make this change.');
 
 /** The instance's sign-in policy (who must use a second factor). */
 export function createSecuritySettingsService({ store, clock }: ServiceDeps) {
@@ -20,7 +21,7 @@ export function createSecuritySettingsService({ store, clock }: ServiceDeps) {
       return store.transaction(async (repos) => {
         const before = await repos.securitySettings.get();
         if (!(await repos.securitySettings.updateIfVersion(input.expectedSettingsVersion, input.mfaRequired, clock.now()))) {
-          throw new AppError('version_conflict', `The settings changed meanwhile (version ${before.version}); read them again with GET /admin/settings and retry with that version.`);
+          throw new AppError('version_conflict', versionConflictText('settings'));
         }
         const after = await repos.securitySettings.get();
         await writeAudit(repos, clock, actor, { action: 'settings.update', targetType: 'settings', targetId: 'instance', before: { mfaRequired: before.mfaRequired }, after: { mfaRequired: after.mfaRequired } });

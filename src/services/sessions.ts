@@ -61,7 +61,7 @@ export function createSessionService(deps: ServiceDeps) {
       const surface = options.kind === 'agent' ? 'agent' : 'management';
       const user = await users.authenticate(account, password, { ip: options.ip, surface, deviceSubject: options.deviceSubject }, options.otp);
       // One answer whatever was wrong: unknown account, wrong password or disabled account.
-      if (!user) throw new AppError('invalid_credentials', 'The account, password or one-time code is wrong, or the account is disabled. Check them and try again.');
+      if (!user) throw new AppError('invalid_credentials', 'The account, password or one-time code is wrong, or the account is disabled. Check `account`, `password` and, if sent, `otp` with the person before sending `POST /auth/login` again; repeated failures are refused for a while.');
       return startSession(user, options.kind, options.ip, 'password');
     },
 

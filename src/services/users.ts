@@ -2,6 +2,7 @@ import type { User } from '../domain/accounts.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { StudentStatus } from '../domain/clients.ts';
 import { newSubjectId } from '../domain/ids.ts';
+import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
 import type { Repositories } from '../storage/store.ts';
@@ -57,11 +58,11 @@ const auditedFields = (user: User) => ({
   status: user.status,
 });
 
-const requireUserAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators manage users.');
+const requireUserAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators manage users (the `/admin/users` operations); ask an administrator to make this change.');
 
 
 export const MFA_REQUIRED_DESCRIPTION =
-  'This account has a second factor: send the 6-digit code from your authenticator app, or an unused recovery code, in `otp` together with the account and password.';
+  'This account has a second factor: send `POST /auth/login` again with the account and password and, in `otp`, the 6-digit code from the authenticator app or an unused recovery code.';
 
 export function createUserService(deps: ServiceDeps) {
   const { store, clock, signInLimiter, lookupLimiter, mail } = deps;
@@ -70,7 +71,7 @@ export function createUserService(deps: ServiceDeps) {
 
   async function requireUser(subjectId: string): Promise<User> {
     const user = await users.findBySubjectId(subjectId);
-    if (!user) throw new AppError('not_found', `No user with subjectId ${subjectId}.`);
+    if (!user) throw new AppError('not_found', `No user with subjectId ${subjectId}; list the users with \`GET /admin/users\` and take their \`subjectId\`.`);
     return user;
   }
 
@@ -97,6 +98,7 @@ export function createUserService(deps: ServiceDeps) {
       email: input.email ?? null,
       emailVerified: input.emailVerified ?? false,
       studentStatus: input.studentStatus ?? 'unknown',
+      locale: null,
       isAdmin: input.isAdmin ?? false,
       status: 'active',
       createdAt: now,
@@ -104,7 +106,7 @@ export function createUserService(deps: ServiceDeps) {
     };
     return store.transaction(async (repos) => {
       if (!(await repos.users.insert(user, passwordHash))) {
-        throw new AppError('invalid_request', `The account ${input.account} already exists.`, { fieldErrors: { account: 'already taken' } });
+        throw new AppError('invalid_request', `The account ${input.account} already exists: choose another \`account\`, or find that person with \`GET /users/lookup?account=${input.account}\`.`, { fieldErrors: { account: 'already taken' } });
       }
       const extra = await alsoDo(repos, user);
       await writeAudit(repos, clock, actor, { action: 'user.create', targetType: 'user', targetId: user.subjectId, after: { ...auditedFields(user), ...extra } });
@@ -125,7 +127,9 @@ export function createUserService(deps: ServiceDeps) {
       requireMail(mail, 'invite', 'send the invitation; give the person a password instead');
       let expiresAt = 0;
       const user = await insertUser(actor, { ...input, emailVerified: false }, NO_PASSWORD_HASH, async (repos, created) => {
-        const link = await issueAccountLink(repos, clock, { purpose: 'invitation', user: created, email: input.email, queueMail: true });
+        // The invited person has saved no language yet: the mail speaks the inviting administrator's.
+        const inviter = actor.subjectId ? await repos.users.findBySubjectId(actor.subjectId) : undefined;
+        const link = await issueAccountLink(repos, clock, { purpose: 'invitation', user: created, email: input.email, queueMail: true, fallbackLocale: inviter?.locale });
         expiresAt = link.expiresAt;
         return { invitationExpiresAt: new Date(link.expiresAt).toISOString() };
       });
@@ -190,10 +194,10 @@ export function createUserService(deps: ServiceDeps) {
      * `session` is the caller's session token (only its digest is counted); null counts per address only.
      */
     async lookupUser(actor: Actor, account: string, from: { session: string | null } = { session: null }): Promise<User> {
-      if (!actor.subjectId && !actor.isAdmin) throw new AppError('login_required', 'Sign in first.');
+      if (!actor.subjectId && !actor.isAdmin) throw new AppError('login_required', SIGN_IN_FIRST);
       await lookupLimiter.admit({ session: from.session, ip: actor.ip });
       const user = await users.findByAccount(account);
-      if (!user || user.status !== 'active') throw new AppError('not_found', `No active user has the account ${account}.`);
+      if (!user || user.status !== 'active') throw new AppError('not_found', `No active user has the account ${account}; \`account\` must be the exact account name (ask the person for it), and a disabled account is not found.`);
       return user;
     },
 
@@ -213,7 +217,7 @@ export function createUserService(deps: ServiceDeps) {
       }
       return store.transaction(async (repos) => {
         const before = await repos.users.findBySubjectId(subjectId);
-        if (!before) throw new AppError('not_found', `No user with subjectId ${subjectId}.`);
+        if (!before) throw new AppError('not_found', `No user with subjectId ${subjectId}; list the users with \`GET /admin/users\` and take their \`subjectId\`.`);
         const now = clock.now();
         const profile = {
           ...(changes.displayName !== undefined ? { displayName: changes.displayName.trim() } : {}),

@@ -17,6 +17,8 @@ export interface UsersTable {
   student_status: 'active' | 'not_student' | 'unknown';
   is_admin: Flag;
   status: 'active' | 'disabled';
+  /** `en` or `zh-CN`; null: no preference. */
+  locale: string | null;
   created_at: EpochMs;
   updated_at: EpochMs;
 }

@@ -131,7 +131,7 @@ describe.each(TEST_ENGINES)('Agent API contract on %s', (engine) => {
     const refused = await alice.call('POST', `/projects/${projectId}/clients`, { clientType: 'spa', displayName: 'Bad', redirectUris: ['http://portal.example.com/cb'], scopeWhitelist: ['openid', 'offline_access'] });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('invalid_client_metadata');
-    expect(Object.keys(refused.body.field_errors).sort()).toEqual(['redirectUris', 'scopeWhitelist']);
+    expect(Object.keys(refused.body.field_errors).sort()).toEqual(['redirectUris.0', 'scopeWhitelist']);
   });
 
   it('changes redirect URIs: GET the client for clientVersion, PUT the revision, recover from a stale version', async () => {

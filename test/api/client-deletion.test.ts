@@ -65,7 +65,7 @@ describe.each(TEST_ENGINES)('client and project deletion on %s', (engine) => {
     expect(stale.status).toBe(409);
     expect(stale.body.error).toBe('version_conflict');
     // It says what to do, and hands over no number to resend blindly.
-    expect(stale.body.error_description).toMatch(/GET the client again, check that your change still makes sense/);
+    expect(stale.body.error_description).toMatch(/Read it again \(`GET \/projects\/\{projectId\}\/clients\/\{clientId\}`\), check that your change still makes sense/);
     expect(stale.body.error_description).not.toMatch(/\d/);
     expect(await oidc.fetchUserInfo(first.config, first.tokens.access_token, fixture.person.subjectId)).toMatchObject({ sub: fixture.person.subjectId });
 
@@ -135,7 +135,7 @@ describe.each(TEST_ENGINES)('client and project deletion on %s', (engine) => {
     const stale = await owner.call('DELETE', path, { expectedProjectVersion: version - 1 });
     expect(stale.status).toBe(409);
     expect(stale.body.error).toBe('version_conflict');
-    expect(stale.body.error_description).toMatch(/GET the project again/);
+    expect(stale.body.error_description).toMatch(/Read it again \(`GET \/projects\/\{projectId\}`\)/);
     expect(stale.body.error_description).not.toMatch(/\d/);
     expect((await owner.call('GET', path)).status).toBe(200);
 

@@ -12,7 +12,8 @@ const webClient = {
   redirectUris: ['https://rp.example.com/callback'],
   scopeWhitelist: ['openid', 'profile', 'offline_access'],
 };
-const HTTPS_RULE = 'item 0: must use https (http is allowed only for localhost, 127.0.0.1 and [::1])';
+const HTTPS_RULE = 'must use https (http is allowed only for localhost, 127.0.0.1 and [::1])';
+const FRAGMENT_RULE = 'must not contain a fragment (#)';
 const GRACE_RULE = 'must be a whole number of seconds from 0 to 604800';
 
 /**
@@ -54,8 +55,8 @@ describe.each(TEST_ENGINES)('client rules on every path, on %s', (engine) => {
   it('refuses registrations that break a rule with invalid_client_metadata, and malformed ones with invalid_request', async () => {
     const cases: Array<[Record<string, unknown>, string, string, string?]> = [
       [{ redirectUris: [] }, 'invalid_client_metadata', 'redirectUris', 'at least one redirect URI is required'],
-      [{ redirectUris: ['http://rp.example.com/cb'] }, 'invalid_client_metadata', 'redirectUris', HTTPS_RULE],
-      [{ redirectUris: ['https://rp.example.com/cb#frag'] }, 'invalid_client_metadata', 'redirectUris', 'item 0: must not contain a fragment (#)'],
+      [{ redirectUris: ['http://rp.example.com/cb'] }, 'invalid_client_metadata', 'redirectUris.0', HTTPS_RULE],
+      [{ redirectUris: ['https://rp.example.com/cb#frag'] }, 'invalid_client_metadata', 'redirectUris.0', FRAGMENT_RULE],
       [{ postLogoutRedirectUris: ['https://rp.example.com/a', 'https://rp.example.com/a'] }, 'invalid_client_metadata', 'postLogoutRedirectUris', 'must not contain duplicates'],
       [{ scopeWhitelist: ['profile'] }, 'invalid_client_metadata', 'scopeWhitelist', 'must contain openid'],
       [{ scopeWhitelist: ['openid', 'admin'] }, 'invalid_client_metadata', 'scopeWhitelist'],
@@ -65,7 +66,7 @@ describe.each(TEST_ENGINES)('client rules on every path, on %s', (engine) => {
       [{ clientType: 'spa', scopeWhitelist: ['openid', 'offline_access'] }, 'invalid_client_metadata', 'scopeWhitelist', 'a spa client cannot have offline_access'],
       [{ clientType: 'spa', requirePkce: false }, 'invalid_client_metadata', 'requirePkce', 'a spa client always requires PKCE'],
       [{ clientType: 'desktop' }, 'invalid_request', 'clientType'],
-      [{ clientType: 'native', redirectUris: ['https://rp.example.com/cb'] }, 'invalid_client_metadata', 'redirectUris'],
+      [{ clientType: 'native', redirectUris: ['https://rp.example.com/cb'] }, 'invalid_client_metadata', 'redirectUris.0'],
       [{ clientType: 'native', redirectUris: ['http://127.0.0.1/cb'], requirePkce: false }, 'invalid_client_metadata', 'requirePkce', 'a native client always requires PKCE'],
       [{ redirectUris: 'https://rp.example.com/cb' }, 'invalid_request', 'redirectUris'],
     ];
@@ -84,8 +85,46 @@ describe.each(TEST_ENGINES)('client rules on every path, on %s', (engine) => {
     });
     expect(response.body).toMatchObject({
       error: 'invalid_client_metadata',
-      field_errors: { displayName: 'must not be empty', redirectUris: HTTPS_RULE, scopeWhitelist: 'a spa client cannot have offline_access' },
+      field_errors: { displayName: 'must not be empty', 'redirectUris.0': HTTPS_RULE, scopeWhitelist: 'a spa client cannot have offline_access' },
     });
+  });
+
+  it('names every problem of every field in one answer, each bad URI under its own path, several problems of one field in one message', async () => {
+    const response = await refusedOnBoth({
+      method: 'POST',
+      path: `/projects/${projectId}/clients`,
+      body: {
+        ...webClient,
+        clientType: 'spa',
+        redirectUris: ['https://rp.example.com/ok', 'http://rp.example.com/cb#frag', 'https://rp.example.com/x#y', 'https://rp.example.com/ok'],
+        scopeWhitelist: ['profile', 'offline_access'],
+      },
+    });
+    expect(response.body).toEqual({
+      error: 'invalid_client_metadata',
+      error_description: expect.any(String),
+      field_errors: {
+        redirectUris: 'must not contain duplicates',
+        'redirectUris.1': `${FRAGMENT_RULE}; ${HTTPS_RULE}`,
+        'redirectUris.2': FRAGMENT_RULE,
+        scopeWhitelist: 'must contain openid; a spa client cannot have offline_access',
+      },
+    });
+    const revision = await refusedOnBoth({
+      method: 'PUT',
+      path: `/projects/${projectId}/clients/${web.clientId}/revision`,
+      body: { clientVersion: web.clientVersion, redirectUris: ['https://rp.example.com/cb'], postLogoutRedirectUris: ['ftp://rp.example.com/', 'http://rp.example.com/#x'], scopeWhitelist: ['email', 'admin'] },
+    });
+    expect(revision.body.field_errors).toEqual({
+      'postLogoutRedirectUris.0': 'must be https, loopback http, or a private-use scheme such as com.example.app:/callback',
+      'postLogoutRedirectUris.1': `${FRAGMENT_RULE}; ${HTTPS_RULE}`,
+      scopeWhitelist: expect.stringMatching(/^unknown scope admin; allowed: .*; must contain openid$/),
+    });
+  });
+
+  it('names an unknown field called constructor like any other, beside the other problems (no clash with Object.prototype)', async () => {
+    const response = await refusedOnBoth({ method: 'POST', path: `/projects/${projectId}/clients`, body: { ...webClient, redirectUris: ['http://rp.example.com/cb'], constructor: 1 } });
+    expect(response.body).toMatchObject({ error: 'invalid_request', field_errors: { constructor: 'is not a known field; remove it', 'redirectUris.0': HTTPS_RULE } });
   });
 
   it('judges metadata changes and revisions by the same rules; a revision follows the stored client type', async () => {
@@ -101,7 +140,7 @@ describe.each(TEST_ENGINES)('client rules on every path, on %s', (engine) => {
       path: `/projects/${projectId}/clients/${web.clientId}/revision`,
       body: { clientVersion: web.clientVersion, redirectUris: ['http://rp.example.com/cb'], scopeWhitelist: ['openid'] },
     });
-    expect(httpRedirect.body.field_errors).toEqual({ redirectUris: HTTPS_RULE });
+    expect(httpRedirect.body.field_errors).toEqual({ 'redirectUris.0': HTTPS_RULE });
     // The spa rules need the stored type: the service applies them, in the same words.
     const spaOffline = await refusedOnBoth({
       method: 'PUT',
@@ -125,6 +164,6 @@ describe.each(TEST_ENGINES)('client rules on every path, on %s', (engine) => {
       .importClients(systemActor, { clients: [{ ...webClient, clientId: 'imported', clientSecret: 'a long enough secret', redirectUris: ['http://rp.example.com/cb'] }] })
       .catch((e: unknown) => e)) as { code: string; fieldErrors: Record<string, string> };
     expect(error.code).toBe('invalid_client_metadata');
-    expect(error.fieldErrors).toEqual({ 'clients[0].redirectUris': HTTPS_RULE });
+    expect(error.fieldErrors).toEqual({ 'clients[0].redirectUris.0': HTTPS_RULE });
   });
 });

@@ -158,6 +158,7 @@ const CASES: Case[] = [
   { operationId: 'revokeAssistantGrant', allowed: 'admin', status: 404, request: () => ({ method: 'DELETE', path: '/admin/assistant-grants/nobodys-grant' }) },
   // My account: every signed-in person, on their own account only (ids of nobody's session, consent or factor are not found).
   { operationId: 'changePassword', allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/password', body: { currentPassword: PASSWORD, newPassword: 'short' } }) },
+  { operationId: 'setMyLocale', allowed: 'everyone', status: 200, request: () => ({ method: 'PUT', path: '/account/locale', body: { locale: 'zh-CN' } }) },
   { operationId: 'listMySessions', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/sessions' }) },
   { operationId: 'endMySession', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/sessions/ses_nobodys' }) },
   { operationId: 'listMyConsents', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/consents' }) },

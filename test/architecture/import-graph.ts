@@ -48,12 +48,13 @@ interface Rule {
 }
 
 const SURFACES = ['api', 'api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'ops', 'mail', 'startup'];
-const EVERYTHING = ['root', ...SURFACES, 'services', 'rate-limit', 'storage', 'security'];
+const EVERYTHING = ['root', ...SURFACES, 'services', 'rate-limit', 'storage', 'security', 'i18n'];
 const CONFIG_AND_ERRORS = ['root/errors.ts', 'root/config.ts'];
 
 /** The arrows point down: surfaces -> services -> domain/storage; domain imports nothing of ours. */
 export const IMPORT_RULES: readonly Rule[] = [
   { layer: 'domain', forbidden: EVERYTHING, why: 'domain rules are pure and import nothing of ours' },
+  { layer: 'i18n', forbidden: [...EVERYTHING, 'domain'], why: 'the language catalogues are pure data the console imports too' },
   { layer: 'storage', forbidden: [...SURFACES, 'root', 'services', 'rate-limit', 'security'], why: 'storage sits at the bottom, beside domain' },
   { layer: 'security', forbidden: [...SURFACES, 'root', 'services', 'storage', 'rate-limit'], why: 'security helpers are leaves' },
   {

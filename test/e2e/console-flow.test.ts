@@ -280,7 +280,9 @@ const READING_CONTROLS = new Set(['Sign out', 'Copy client ID', 'Newer', 'Older'
 async function expectOnlyReadingControls(page: Page): Promise<void> {
   const offered = (await buttonNames(page)).filter((name) => !READING_CONTROLS.has(name));
   expect(offered).toEqual([]);
-  expect(await page.locator('input:not([type=hidden]), textarea, select').count()).toBe(0);
+  // The page's own fields (the top bar's language menu is every person's, whatever their role).
+  expect(await page.locator('#main').locator('input:not([type=hidden]), textarea, select').count()).toBe(0);
+  expect(await page.locator('input:not([type=hidden]), textarea, select').count()).toBe(1);
 }
 
 /** The error shown next to a labelled field, or '' when there is none. */

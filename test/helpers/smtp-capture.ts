@@ -56,10 +56,19 @@ function collectParts(raw: string, into: { text: string; html: string }): Record
   return headers;
 }
 
+/** RFC 2047 encoded words (`=?UTF-8?B?...?=`), as a non-ASCII subject arrives; the space between two of them is not text. */
+function decodeEncodedWords(value: string): string {
+  return value
+    .replace(/(\?=)\s+(=\?)/g, '$1$2')
+    .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_match, _charset: string, encoding: string, data: string) =>
+      encoding.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeBody(data.replace(/_/g, ' '), 'quoted-printable'),
+    );
+}
+
 export function parseMail(raw: string, envelopeTo: string[]): CapturedMail {
   const parts = { text: '', html: '' };
   const headers = collectParts(raw, parts);
-  return { envelopeTo, headers, subject: headers.subject ?? '', messageId: headers['message-id'] ?? '', text: parts.text, html: parts.html, raw, receivedAt: Date.now() };
+  return { envelopeTo, headers, subject: decodeEncodedWords(headers.subject ?? ''), messageId: headers['message-id'] ?? '', text: parts.text, html: parts.html, raw, receivedAt: Date.now() };
 }
 
 export interface SmtpCapture {

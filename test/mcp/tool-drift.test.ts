@@ -28,8 +28,12 @@ function inputFromOpenApi(document: Schema, operation: Schema): { properties: Sc
   const properties: Schema = {};
   const required: string[] = [];
   for (const parameter of operation.parameters ?? []) {
-    // Headers (Idempotency-Key) belong to the HTTP surface, not to a tool's input.
-    if (parameter.in === 'header') continue;
+    // The Idempotency-Key header is the tool argument idempotencyKey, with the same rules.
+    if (parameter.in === 'header') {
+      expect(parameter.name).toBe('Idempotency-Key');
+      properties.idempotencyKey = { ...parameter.schema, description: parameter.description };
+      continue;
+    }
     properties[parameter.name] = { ...parameter.schema, ...(parameter.description ? { description: parameter.description } : {}) };
     if (parameter.required) required.push(parameter.name);
   }

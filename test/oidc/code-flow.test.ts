@@ -1,5 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ID_TOKEN_CLAIMS, USERINFO_SCOPES } from '../../src/domain/relying-party-recipe.ts';
+import { CLAIMS_BY_SCOPE } from '../../src/domain/scopes.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
@@ -31,6 +33,9 @@ describe.each(TEST_ENGINES)('authorization code flow with PKCE on %s', (engine) 
     expect(idClaims.sub).toBe(fixture.person.subjectId);
     expect(idClaims.aud).toBe(fixture.web.clientId);
     expect(idClaims.iss).toBe(server.issuer);
+    // As the relying-party recipe says: the ID token carries its listed claims and no profile data, which comes from userinfo.
+    for (const claim of ID_TOKEN_CLAIMS.filter((name) => name !== 'nonce')) expect(idClaims, claim).toHaveProperty(claim);
+    for (const scope of USERINFO_SCOPES) for (const claim of CLAIMS_BY_SCOPE[scope]) expect(idClaims, claim).not.toHaveProperty(claim);
 
     const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, fixture.person.subjectId);
     expect(userinfo).toEqual({

@@ -57,7 +57,7 @@ describe.each(TEST_ENGINES)('first-deployment client import on %s', (engine) => 
       [{ clients: [{ ...validDocument().clients[0], clientSecret: 'too-short' }] }, 'clients[0].clientSecret'],
       [{ clients: [{ ...validDocument().clients[0], clientSecret: 'sixteen chars \u00e9\u00e9\u00e9' }] }, 'clients[0].clientSecret'],
       [{ clients: [validDocument().clients[0], { ...validDocument().clients[1], clientSecret: 'spa-secret-is-not-allowed' }] }, 'clients[1].clientSecret'],
-      [{ clients: [validDocument().clients[0], validDocument().clients[1], { ...validDocument().clients[1], redirectUris: ['http://evil.example/cb'] }] }, 'clients[2].redirectUris'],
+      [{ clients: [validDocument().clients[0], validDocument().clients[1], { ...validDocument().clients[1], redirectUris: ['http://evil.example/cb'] }] }, 'clients[2].redirectUris.0'],
       [{ clients: [{ ...validDocument().clients[1], scopeWhitelist: ['openid', 'offline_access'] }] }, 'clients[0].scopeWhitelist'],
       [{ clients: [validDocument().clients[1], { ...validDocument().clients[1] }] }, 'clients[1].clientId'],
       [{ clients: [{ ...validDocument().clients[1], clientId: 'has space' }] }, 'clients[0].clientId'],
@@ -77,7 +77,7 @@ describe.each(TEST_ENGINES)('first-deployment client import on %s', (engine) => 
     const error = (await ctx.services.clients
       .importClients(systemActor, { clients: [{ ...validDocument().clients[0], redirectUris: ['ftp://x'] }] })
       .catch((e: unknown) => e)) as Error;
-    expect(error.message).toContain('clients[0].redirectUris (clientId "portal")');
+    expect(error.message).toContain('clients[0].redirectUris.0 (clientId "portal")');
     expect(error.message).not.toContain(WEB_SECRET);
   });
 
@@ -187,7 +187,7 @@ describe.each(TEST_ENGINES)('first-deployment client import on %s', (engine) => 
           const error = (await start.catch((e: unknown) => e)) as ConfigError;
           expect(error).toBeInstanceOf(ConfigError);
           expect(error.message).toContain('OIDC_CLIENTS_CONFIG_PATH');
-          expect(error.message).toContain('clients[1].redirectUris (clientId "portal")');
+          expect(error.message).toContain('clients[1].redirectUris.0 (clientId "portal")');
           expect(error.message).not.toContain(WEB_SECRET);
           expect(await opened.db.selectFrom('clients').selectAll().execute()).toEqual([]);
         } else {

@@ -40,7 +40,7 @@ describe.each(TEST_ENGINES)('client secret rotation and revocation on %s', (engi
     const stored = JSON.stringify(await ctx.db.selectFrom('client_secrets').selectAll().where('client_id', '=', client.clientId).execute());
     expect(stored).not.toContain(second.value);
     const audit = await ctx.db.selectFrom('audit_log').selectAll().where('target_id', '=', client.clientId).where('action', '=', 'client.secret_rotate').execute();
-    expect(JSON.parse(audit[0]!.after_json!)).toEqual({ activeSecretId: second.secretId, gracePeriodSeconds: 3600, retiringSecretIds: [first!.secretId], retiringUntil: start + 3600_000 });
+    expect(JSON.parse(audit[0]!.after_json!)).toEqual({ activeSecretId: second.secretId, gracePeriodSeconds: 3600, retiringSecretIds: [first!.secretId], retiringUntil: new Date(start + 3600_000).toISOString() });
     expect(JSON.stringify(audit)).not.toContain(second.value);
     expect(JSON.stringify(audit)).not.toContain(sha256Hex(second.value));
 

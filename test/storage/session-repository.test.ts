@@ -35,6 +35,7 @@ describe.each(TEST_ENGINES)('session repository on %s', (engine) => {
       studentStatus: 'active',
       isAdmin: false,
       status: 'active',
+      locale: null,
       createdAt: 100,
       updatedAt: 200,
       ...overrides,

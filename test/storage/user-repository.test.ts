@@ -17,6 +17,7 @@ function aUser(overrides: Partial<User> = {}): User {
     studentStatus: 'unknown',
     isAdmin: false,
     status: 'active',
+    locale: null,
     createdAt: 1_000,
     updatedAt: 1_000,
     ...overrides,

@@ -6,10 +6,13 @@ import { SignInPage } from './pages/sign-in-page.tsx';
 import { routeFor } from './routes.tsx';
 import { useLocation } from './router.ts';
 import { requireSignIn, useSession } from './session.ts';
+import { t, useLocale } from './i18n.ts';
 
 export function App() {
   const session = useSession();
   const location = useLocation();
+  // Every component reads its text while rendering: a new language re-renders the app from here.
+  useLocale();
   useRouteFocus(location.path);
 
   useEffect(() => {
@@ -20,7 +23,7 @@ export function App() {
   if (session.status !== 'signed-in' || !session.user) {
     return (
       <main id="main" class="boot">
-        <Loading what="the console" />
+        <Loading what={t('console.theConsole')} />
       </main>
     );
   }

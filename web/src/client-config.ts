@@ -58,10 +58,24 @@ function uriListProblem(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Problems keyed by field path (`redirectUris.0`, as the rules and the server's field_errors name them) gathered
+ * under their top-level field, where the form shows them; an item's problem names its line.
+ */
+export function problemsByField(byPath: Record<string, string>): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const [path, problem] of Object.entries(byPath)) {
+    const [field = path, item] = path.split('.');
+    const message = item === undefined ? problem : `URI ${Number(item) + 1}: ${problem}`;
+    problems[field] = Object.hasOwn(problems, field) ? `${problems[field]}; ${message}` : message;
+  }
+  return problems;
+}
+
 /** The server's registration rules, applied while typing; keys are the API's field names. */
 export function configProblems(clientType: ClientType, draft: ConfigDraft): Record<string, string> {
   const body = bodyFromDraft(draft);
-  const problems = configurationProblems(clientType, body);
+  const problems = problemsByField(configurationProblems(clientType, body));
   for (const field of ['redirectUris', 'postLogoutRedirectUris'] as const) {
     const lineProblem = uriListProblem(draft[field]);
     if (lineProblem) problems[field] = lineProblem;

@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import type { SessionUser } from './api/types.ts';
 import { Badge } from './components/badge.tsx';
+import { LanguageSwitcher } from './components/language-switcher.tsx';
+import { t } from './i18n.ts';
 import { Link } from './components/link.tsx';
 import { useLocation } from './router.ts';
 import { signOut } from './session.ts';
@@ -12,24 +14,24 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
   return (
     <>
       <a class="skip-link" href="#main">
-        Skip to content
+        {t('console.skipToContent')}
       </a>
       <header class="topbar">
         <div class="topbar-inner">
           <Link to="/" class="brand">
             <span class="brand-mark" aria-hidden="true" />
-            Sesame <span class="brand-sub">console</span>
+            Sesame <span class="brand-sub">{t('console.brandSub')}</span>
           </Link>
-          <nav class="main-nav" aria-label="Main">
+          <nav class="main-nav" aria-label={t('console.nav.label')}>
             <Link to="/" aria-current={inProjects ? 'page' : undefined}>
-              Projects
+              {t('console.nav.projects')}
             </Link>
             <Link to="/account" aria-current={path === '/account' || path.startsWith('/account/') ? 'page' : undefined}>
               My account
             </Link>
             {user.isAdmin && (
               <Link to="/admin/users" aria-current={path.startsWith('/admin/users') ? 'page' : undefined}>
-                Users
+                {t('console.nav.users')}
               </Link>
             )}
             {user.isAdmin && <Link to="/admin/assistant-grants" aria-current={path.startsWith('/admin/assistant-grants') ? 'page' : undefined}>Assistant grants</Link>}
@@ -38,9 +40,10 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
             <span class="account-name">
               {user.displayName} <span class="muted">({user.account})</span>
             </span>
-            {user.isAdmin && <Badge tone="accent">admin</Badge>}
+            {user.isAdmin && <Badge tone="accent">{t('console.admin')}</Badge>}
+            <LanguageSwitcher signedIn />
             <button type="button" class="button button-small" onClick={() => void signOut()}>
-              Sign out
+              {t('console.signOut')}
             </button>
           </div>
         </div>

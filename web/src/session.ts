@@ -4,6 +4,7 @@ import type { operations } from './api/schema.ts';
 import type { SecretPolicy, SessionUser } from './api/types.ts';
 import { SECRET_POLICY } from '../../src/domain/clients.ts';
 import { currentLocation, currentTarget, navigate } from './router.ts';
+import { followSavedLocale } from './i18n.ts';
 
 export interface SessionState {
   status: 'loading' | 'signed-out' | 'signed-in';
@@ -44,6 +45,7 @@ export function sessionUser(): SessionUser | null {
 /** Asks the server who is signed in; also fetches the CSRF (or login-CSRF) token. */
 export async function loadSession(): Promise<void> {
   const context = await fetchSessionContext();
+  followSavedLocale(context.locale);
   if (context.authenticated && context.user) {
     update({ status: 'signed-in', user: context.user, secretPolicy: context.clientSecretPolicy ?? state.secretPolicy });
   } else {

@@ -1,14 +1,19 @@
 import { ASSISTANT_SCOPES } from '../../domain/assistant-scopes.ts';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
 import { AUDIT_PAGE, SESSION_LIFETIME_SECONDS } from '../../domain/limits.ts';
-import { ASSIGNABLE_ROLES, CAPABILITIES, CAPABILITY_DESCRIPTIONS, PROJECT_ROLES, ROLE_CAPABILITIES, ROLE_DESCRIPTIONS } from '../../domain/roles.ts';
+import { REDIRECT_URI_RULES } from '../../domain/client-rules.ts';
+import { relyingPartyRecipe } from '../../domain/relying-party-recipe.ts';
+import { ASSIGNABLE_ROLES, CAPABILITIES, CAPABILITY_DESCRIPTIONS, OWNERSHIP_TRANSFER_RESULT, PROJECT_ROLES, ROLE_CAPABILITIES, ROLE_DESCRIPTIONS } from '../../domain/roles.ts';
 import { SCOPE_DESCRIPTIONS } from '../../domain/scopes.ts';
 import { PROJECT_LIMITS } from '../../domain/text-fields.ts';
 import { HIDDEN_FORMATTING_TEXT } from '../../domain/text-rules.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../../errors.ts';
-import { ERROR_ADVICE } from '../contracts/error-advice.ts';
+import { AUDIT_BEFORE } from '../contracts/audit.ts';
+import { ERROR_ADVICE, VERSION_CONFLICT_RETRY } from '../contracts/error-advice.ts';
 
 export interface GuideSettings {
+  /** The OIDC issuer, for the relying-party recipe. */
+  issuer: string;
   baseUrl: string;
   openapiUrl: string;
   bodyLimitBytes: number;
@@ -27,7 +32,7 @@ function rolesSection(): string {
 
 ${capabilities}
 
-Administrators (\`user.isAdmin\`) act as owner on every project. A project has exactly one owner; it changes only by transfer, and the old owner becomes a maintainer. Each project you read carries your \`role\` and \`capabilities\`: check them before attempting a change.`;
+Administrators (\`user.isAdmin\`) act as owner on every project. A project has exactly one owner; it changes only by transfer. ${OWNERSHIP_TRANSFER_RESULT} Each project you read carries your \`role\` and \`capabilities\`: check them before attempting a change.`;
 }
 
 function errorsSection(): string {
@@ -38,7 +43,7 @@ function errorsSection(): string {
 }
 
 /** The Markdown operating guide served as `prompt` by GET /instructions; every list comes from the constants the server enforces. */
-export function renderAgentGuide({ baseUrl, openapiUrl, bodyLimitBytes }: GuideSettings): string {
+export function renderAgentGuide({ issuer, baseUrl, openapiUrl, bodyLimitBytes }: GuideSettings): string {
   const graceDefault = SECRET_POLICY.defaultGraceSeconds;
   const graceMax = SECRET_POLICY.maxGraceSeconds;
   return `# Sesame Agent API: operating guide
@@ -54,7 +59,7 @@ You are helping a person manage OpenID Connect (OIDC) projects, clients and proj
 - The machine-readable contract: \`GET ${openapiUrl}\` (OpenAPI 3.1; no authentication). It lists every operation with its request and response schemas, examples and error responses. When this guide and the document disagree, the document is right.
 - Requests and responses are JSON. Send bodies with \`Content-Type: application/json\`, at most ${bodyLimitBytes} bytes. Unknown fields are refused, and types are strict: \`"60"\` is not a number.
 - Times are ISO-8601 text in UTC, e.g. \`2026-11-21T09:30:00.000Z\`.
-- Every error has one shape: \`{"error": "<code>", "error_description": "<what happened and what to do>", "field_errors": {"<field path>": "<problem>"}}\` (\`field_errors\` only when fields are at fault).
+- Every error has one shape: \`{"error": "<code>", "error_description": "<what happened and what to do>", "field_errors": {"<field path>": "<problem>"}}\` (\`field_errors\` only when fields are at fault; its keys are field paths such as \`redirectUris.0\`, the first redirect URI, and one answer names every problem of the request).
 
 ## 2. Signing in
 
@@ -101,7 +106,7 @@ A \`spa\` client cannot have \`offline_access\`.
 
 ### Redirect URIs
 
-At least one, at most ${CLIENT_LIMITS.maxRedirectUris} (the same for post-logout URIs), each at most ${CLIENT_LIMITS.maxUriLength} characters, absolute, without a fragment (\`#\`), and matched exactly at sign-in. https is required except for \`http://localhost\`, \`http://127.0.0.1\` and \`http://[::1]\` (any port), and private-use schemes of native apps such as \`com.example.app:/callback\`.
+At least one, at most ${CLIENT_LIMITS.maxRedirectUris} (the same for post-logout URIs), each at most ${CLIENT_LIMITS.maxUriLength} characters, ${REDIRECT_URI_RULES}. A refusal names each bad URI by its path (\`redirectUris.0\`) and every rule it breaks.
 
 ## 4. Typical sequences
 
@@ -136,7 +141,7 @@ Change a role with \`PATCH /projects/{projectId}/members/{subjectId}\` \`{"role"
 
 ### Transfer ownership, archive
 
-- \`POST /projects/{projectId}/ownership/transfer\` with \`{"toSubjectId": "...", "expectedProjectVersion": N}\`: the target must already be a member; you become a maintainer.
+- \`POST /projects/{projectId}/ownership/transfer\` with \`{"toSubjectId": "...", "expectedProjectVersion": N}\`: the target must already be a member. ${OWNERSHIP_TRANSFER_RESULT}
 - \`PATCH /projects/{projectId}\` with \`{"status": "archived", "expectedProjectVersion": N}\` archives; \`"active"\` un-archives. Confirm with the person before archiving: it stops every client of the project.
 
 ### End a client's tokens, delete a client or a project
@@ -149,6 +154,18 @@ Each of these cannot be undone: say exactly what will stop working and get the p
 - Administrators read the changes outside projects (people, sign-ins, signing keys, settings, deleted projects) with \`GET /admin/audit-logs?limit=&before=\`, paged like a project's trail.
 - Administrators see every assistant connected to any account with \`GET /admin/assistant-grants?limit=&before=\` (\`{grants: [{grantId, clientId, displayName, subjectId, account, scopes, grantedAt, lastUsedAt}], nextBefore}\`; pass \`nextBefore\` as \`before\` for the next page) and disconnect one with \`DELETE /admin/assistant-grants/{grantId}\`: 204, its tokens stop working at once and the person is asked again next time.
 
+### Create a person (administrators)
+
+\`POST /admin/users\` (administrators only; \`sesame:admin\` for an assistant token). Prefer an invitation to inventing a password: \`{"account": "bob", "displayName": "Bob Builder", "email": "bob@example.com", "invite": true}\` mails Bob a single-use link (valid 72 hours) to choose his own password; the answer carries \`invitation.expiresAt\`, never the link. Invitations need outgoing mail; without it they answer \`400 invalid_request\` naming \`invite\`.
+
+If you had to set a password (\`"password": "..."\` instead of \`invite\`), treat it as a one-time secret (section 6): hand it to the person once, tell them to pass it to Bob over a private channel, and to have Bob change it at his first sign-in (My account in the console, or \`POST /account/password\`). Never repeat it or keep it. \`POST /admin/users/{subjectId}/password\` sets a new one and ends all of Bob's sessions. Every one of these changes is in the administrators' audit trail (\`GET /admin/audit-logs\`).
+
+### Sign a user in with the new client (the relying-party recipe)
+
+What the application's developer needs; tell them this after registering a client:
+
+${relyingPartyRecipe(issuer).map((step, index) => `${index + 1}. **${step.title}.** ${step.text}`).join('\n')}
+
 ### Retrying a creation safely
 
 Every creating \`POST\` (project, client, member, rotation, user) accepts an \`Idempotency-Key\` header of 1-255 visible ASCII characters. Make a new one (a UUID) for each change you intend, and send it with the request; if the answer is lost (timeout, connection error), send the same request with the same key. Within 24 hours you get the first answer again with \`"replayed": true\`, and nothing is created twice. A replayed answer never carries a one-time secret: if the first answer with the secret is lost for good, rotate the secret. The same key with a different body answers 409 \`idempotency_key_reused\`; use a new key for a new change.
@@ -157,9 +174,9 @@ Every creating \`POST\` (project, client, member, rotation, user) accepts an \`I
 
 It means someone (perhaps you, in an earlier step) changed the project or client after you read it. Do not resend the same request and do not guess the next number:
 
-1. GET the resource again (the project for \`expectedProjectVersion\`, the client for \`clientVersion\`).
+1. GET the resource again (the project for \`expectedProjectVersion\`, the client for \`clientVersion\`, the settings for \`expectedSettingsVersion\`).
 2. Check that your change still makes sense against what is there now (someone may have made it already, or changed the same fields); if it is unclear, ask the person.
-3. Send the change again with the new version. If it conflicts again, repeat at most a few times, then report to the person.
+3. Send the change again with the current version. ${VERSION_CONFLICT_RETRY}
 
 ## 6. One-time secrets
 
@@ -182,7 +199,7 @@ ${errorsSection()}
 - Redirect and post-logout URIs: at least one redirect URI; at most ${CLIENT_LIMITS.maxRedirectUris} of each; each at most ${CLIENT_LIMITS.maxUriLength} characters.
 - Names: project name at most ${PROJECT_LIMITS.maxNameLength} characters, one line; project description at most ${PROJECT_LIMITS.maxDescriptionLength}; client display name at most ${CLIENT_LIMITS.maxDisplayNameLength}, one line; client description at most ${CLIENT_LIMITS.maxDescriptionLength}. Names, display names and descriptions must not contain control characters, ${HIDDEN_FORMATTING_TEXT}: \`400 invalid_request\` names the field and the character.
 - Request bodies: at most ${bodyLimitBytes} bytes of JSON.
-- Audit trail pages: \`limit\` 1-${AUDIT_PAGE.maxLimit} (default ${AUDIT_PAGE.defaultLimit}), \`before\` = the \`at\` of the last entry you have.
+- Audit trail pages: \`limit\` 1-${AUDIT_PAGE.maxLimit} (default ${AUDIT_PAGE.defaultLimit}), newest first; \`before\`: ${AUDIT_BEFORE}
 - Failed logins are limited per address and per account from one address; after too many, logins answer \`429 rate_limited\` with a Retry-After header. Failures for an account from elsewhere only slow its logins a little (at most 4 s), never from an address that logged in to it before.
 - Account lookups (\`GET /users/lookup\`) are limited per token and per address; past the limit they answer \`429 rate_limited\` with a Retry-After header.
 

@@ -27,7 +27,7 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
     baseUrl: urls.baseUrl,
     openapiUrl: urls.openapiUrl,
     contentType: 'text/markdown' as const,
-    prompt: renderAgentGuide({ baseUrl: urls.baseUrl, openapiUrl: urls.openapiUrl, bodyLimitBytes }),
+    prompt: renderAgentGuide({ issuer: config.issuer, baseUrl: urls.baseUrl, openapiUrl: urls.openapiUrl, bodyLimitBytes }),
   };
 
   const getInstructions = defineOperation({

@@ -4,6 +4,12 @@ import { AUDIT_PAGE } from '../../domain/limits.ts';
 import type { AuditLogEntry } from '../../services/types.ts';
 import { pageLimitQuery, timestamp, toIso } from './common.ts';
 
+/** How to page an audit trail, as the query's documentation and the guide both say it. */
+export const AUDIT_BEFORE =
+  'where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), ' +
+  'or an ISO-8601 time (only entries strictly older than it).';
+
+// Query strings are text by nature; the integer is spelled out rather than coerced, so "1e3" or " 5" are refused.
 export const auditLogQuery = z.object({
   limit: pageLimitQuery(AUDIT_PAGE, 'entries'),
   before: z
@@ -11,10 +17,7 @@ export const auditLogQuery = z.object({
       error: 'must be the auditId of the last entry you have, or an ISO-8601 UTC time such as 2026-11-21T09:30:00.000Z',
     })
     .optional()
-    .meta({
-      description:
-        'Where the next page starts: the `auditId` of the last entry you have (exact, the way to page), or an ISO-8601 time (only entries strictly older than it).',
-    }),
+    .meta({ description: `${AUDIT_BEFORE[0]!.toUpperCase()}${AUDIT_BEFORE.slice(1)}` }),
 });
 
 export const auditLogJson = z
@@ -27,8 +30,8 @@ export const auditLogJson = z
     action: z.string().meta({ examples: ['client.revise'] }),
     targetType: z.string(),
     targetId: z.string(),
-    before: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields before the change; never a secret.' }),
-    after: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields after the change; never a secret.' }),
+    before: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields before the change; never a secret. Times in it are ISO-8601 text like everywhere else.' }),
+    after: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields after the change; never a secret. Times in it are ISO-8601 text like everywhere else.' }),
     ip: z.string().nullable().meta({
       description: 'The address the change was made from; null for the system or the command line, and always null for viewers and maintainers (only the project\'s owner and administrators see addresses).',
     }),
@@ -40,6 +43,20 @@ export type AuditLogJson = z.infer<typeof auditLogJson>;
 
 export const auditLogListResponse = z.object({ auditLogs: z.array(auditLogJson) });
 
+/** A field of an audit diff that holds a time: `expiresAt`, `retiringUntil`... */
+const TIME_FIELD = /(At|Until)$/;
+
+/**
+ * Times in a diff read as ISO-8601 like every other time of the API. Entries written before the services
+ * wrote ISO text hold epoch milliseconds under these names; they are converted here, on the way out.
+ */
+function isoTimes(diff: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (diff === null) return null;
+  return Object.fromEntries(
+    Object.entries(diff).map(([key, value]) => [key, TIME_FIELD.test(key) && typeof value === 'number' && Number.isFinite(value) ? toIso(value) : value]),
+  );
+}
+
 export const presentAuditLog = (entry: AuditLogEntry): z.infer<typeof auditLogJson> => ({
   auditId: entry.auditId,
   at: toIso(entry.at),
@@ -49,8 +66,8 @@ export const presentAuditLog = (entry: AuditLogEntry): z.infer<typeof auditLogJs
   action: entry.action,
   targetType: entry.targetType,
   targetId: entry.targetId,
-  before: entry.before,
-  after: entry.after,
+  before: isoTimes(entry.before),
+  after: isoTimes(entry.after),
   ip: entry.ip,
   viaClientId: entry.viaClientId,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SECRET_POLICY } from '../../domain/clients.ts';
+import { LOCALES } from '../../i18n/locales.ts';
 import type { User } from '../../services/users.ts';
 
 export const loginRequest = z
@@ -55,6 +56,11 @@ export const consoleContextResponse = z.object({
   }),
   user: sessionUser.optional(),
   clientSecretPolicy: clientSecretPolicy.optional(),
+  locale: z
+    .enum(LOCALES)
+    .nullable()
+    .optional()
+    .meta({ description: 'Signed in: the person\'s saved language (`PUT /account/locale`), null when none is saved (the console then follows the browser).' }),
 });
 
 export const presentSessionUser = (user: User): z.infer<typeof sessionUser> => ({

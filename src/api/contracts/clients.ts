@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clientTypeProblems, gracePeriodProblem, scopeWhitelistProblem, uriListProblem } from '../../domain/client-rules.ts';
+import { clientTypeProblems, gracePeriodProblem, REDIRECT_URI_RULES, scopeWhitelistProblem, uriListProblems } from '../../domain/client-rules.ts';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
 import { CLIENT_STATUSES, SECRET_STATUSES } from '../../domain/statuses.ts';
 import { textProblem } from '../../domain/text-fields.ts';
@@ -34,7 +34,12 @@ const descriptionField = z
 const uriList = (description: string, required: boolean) =>
   z
     .array(z.string().meta({ format: 'uri', maxLength: CLIENT_LIMITS.maxUriLength }))
-    .superRefine(rule((uris: string[]) => uriListProblem(uris, { required }), CLIENT_METADATA_PROBLEM))
+    .superRefine((uris, ctx) => {
+      // Each bad URI under its own path (`redirectUris.0`), the list's own problems under the list.
+      for (const [below, message] of Object.entries(uriListProblems(uris, { required }))) {
+        ctx.addIssue({ code: 'custom', message, path: below === '' ? [] : [Number(below)], params: CLIENT_METADATA_PROBLEM });
+      }
+    })
     .meta({ description, maxItems: CLIENT_LIMITS.maxRedirectUris });
 
 const scopeList = z
@@ -140,7 +145,7 @@ export function presentRotation(result: { client: Client; secret: NewSecret }) {
 
 const configurationFields = {
   redirectUris: uriList(
-    'At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback.',
+    `At least one, each ${REDIRECT_URI_RULES}.`,
     true,
   ),
   postLogoutRedirectUris: uriList('Where /session/end may send the user back; the same URI rules.', false).optional(),
@@ -156,7 +161,7 @@ const typeGuard = z
 /** The rules between fields, which depend on the client's type (a revision's are checked against the stored type). */
 export function checkClientTypeRules(body: { clientType: (typeof CLIENT_TYPES)[number]; redirectUris?: string[]; postLogoutRedirectUris?: string[] | undefined; scopeWhitelist: string[]; requirePkce?: boolean | undefined }, ctx: z.RefinementCtx) {
   for (const [field, message] of Object.entries(clientTypeProblems(body.clientType, body))) {
-    ctx.addIssue({ code: 'custom', path: [field], message, params: CLIENT_METADATA_PROBLEM });
+    ctx.addIssue({ code: 'custom', path: field.split('.').map((key) => (/^\d+$/.test(key) ? Number(key) : key)), message, params: CLIENT_METADATA_PROBLEM });
   }
 }
 

@@ -7,6 +7,34 @@ export interface ErrorAdvice {
   action: string;
 }
 
+/** The one wording of a retry after 409 version_conflict: the error itself, its advice and the guide all say it. */
+export const VERSION_CONFLICT_RETRY = 'If it conflicts again, repeat these steps; after three conflicts in a row, stop and tell the person what changed.';
+
+const VERSION_OF = {
+  project: { read: 'GET /projects/{projectId}', field: '`project.version` as `expectedProjectVersion`' },
+  client: { read: 'GET /projects/{projectId}/clients/{clientId}', field: '`client.clientVersion` as `clientVersion`' },
+  settings: { read: 'GET /admin/settings', field: '`settings.version` as `expectedSettingsVersion`' },
+} as const;
+
+/**
+ * The error text of a version conflict. The current version is left out on purpose: a caller handed the
+ * number tends to resend the same change with it, over whatever the other writer did.
+ */
+export const versionConflictText = (kind: keyof typeof VERSION_OF): string =>
+  `The ${kind} changed since you read it. Read it again (\`${VERSION_OF[kind].read}\`), check that your change still makes sense against what is there now, ` +
+  `and send it again with ${VERSION_OF[kind].field}. ${VERSION_CONFLICT_RETRY}`;
+
+/** The error text of a write to an archived project: what it means and the operation and field that un-archive it. */
+export const PROJECT_ARCHIVED = {
+  meaning: 'The project is archived and read-only; its clients cannot sign anyone in.',
+  action:
+    'Ask the person whether to un-archive it; the owner or an administrator does so with `PATCH /projects/{projectId}` and `{"status": "active", "expectedProjectVersion": N}` ' +
+    '(N from `GET /projects/{projectId}`). Then read the resource again and retry your change.',
+};
+
+/** The text of login_required where a use case finds no signed-in person. */
+export const SIGN_IN_FIRST = 'Sign in first: `POST /auth/login` with `account` and `password` (or an OAuth access token for this API), then repeat the request.';
+
 /** One entry per error code: a code added to ERROR_STATUS without advice here fails the type check. */
 export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   invalid_request: {
@@ -46,13 +74,12 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
     action: 'Check the identifiers; list your projects (`GET /projects`) or the project\'s clients to find the right one, or ask the owner to add you.',
   },
   version_conflict: {
-    meaning: 'The `expectedProjectVersion` or `clientVersion` you sent is not the current one: someone changed the resource since you read it.',
-    action: 'GET the resource again, take its current version, check that your change still makes sense against the new state, and retry once with the new version.',
+    meaning: 'The `expectedProjectVersion`, `clientVersion` or `expectedSettingsVersion` you sent is not the current one: someone changed the resource since you read it.',
+    action:
+      'GET the resource again (the project for `expectedProjectVersion`, the client for `clientVersion`, the settings for `expectedSettingsVersion`), check that your change still makes sense against what is there now, ' +
+      `and send it again with the current version. ${VERSION_CONFLICT_RETRY}`,
   },
-  project_archived: {
-    meaning: 'The project is archived and read-only.',
-    action: 'Ask the owner or an administrator whether to un-archive it (`PATCH /projects/{projectId}` with `status: "active"`); then retry.',
-  },
+  project_archived: PROJECT_ARCHIVED,
   project_not_archived: {
     meaning: 'Only an archived project can be deleted, and this one is active.',
     action: 'Make sure the person really wants the project and its clients gone; archive it (`PATCH /projects/{projectId}` with `status: "archived"`), GET it for the new version, then delete it.',

@@ -14,7 +14,7 @@ export interface FieldErrorWording {
 
 export const dottedPath = (path: readonly PropertyKey[]): string => path.map(String).join('.');
 
-/** zod's issues as field errors (the first problem per field), and the problems of the whole input apart. */
+/** zod's issues as field errors (every problem of a field, in one message), and the problems of the whole input apart. */
 export function zodFieldErrors(
   issues: readonly z.core.$ZodIssue[],
   { key = dottedPath, describe = (issue) => issue.message, unknownField = 'is not a known field' }: FieldErrorWording = {},
@@ -25,7 +25,9 @@ export function zodFieldErrors(
   const add = (path: readonly PropertyKey[], message: string) => {
     const field = key(path);
     if (field === '') wholeInput.push(message);
-    else fieldErrors[field] ??= message;
+    // Own keys only: a field named `constructor` must not meet Object.prototype's.
+    else if (!Object.hasOwn(fieldErrors, field)) fieldErrors[field] = message;
+    else if (!fieldErrors[field]!.split('; ').includes(message)) fieldErrors[field] = `${fieldErrors[field]}; ${message}`;
   };
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];

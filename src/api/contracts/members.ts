@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSIGNABLE_ROLES, PROJECT_ROLES } from '../../domain/roles.ts';
+import { ASSIGNABLE_ROLES, OWNERSHIP_TRANSFER_RESULT, PROJECT_ROLES } from '../../domain/roles.ts';
 import type { Member, Project } from '../../services/types.ts';
 import { projectIdParams, projectVersion, timestamp, toIso } from './common.ts';
 import { presentProject, projectJson } from './projects.ts';
@@ -49,7 +49,7 @@ export const removeMemberRequest = z.object({ expectedProjectVersion: projectVer
 
 export const transferOwnershipRequest = z
   .object({
-    toSubjectId: z.string().meta({ description: 'An existing member who becomes the owner; the current owner becomes a maintainer.' }),
+    toSubjectId: z.string().meta({ description: `An existing member who becomes the owner. ${OWNERSHIP_TRANSFER_RESULT}` }),
     expectedProjectVersion: projectVersion,
   })
   .strict();

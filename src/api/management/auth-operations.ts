@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBase62 } from '../../domain/ids.ts';
 import type { LoginResult } from '../../services/sessions.ts';
 import { AppError } from '../../errors.ts';
+import { isLocale, type Locale } from '../../i18n/locales.ts';
 import {
   consoleContextResponse,
   consoleLoginResponse,
@@ -24,6 +25,7 @@ const LOGIN_CSRF_LIFETIME_SECONDS = 3600;
 const exampleSecretPolicy = presentSecretPolicy();
 const exampleCsrfToken = 'q3VbX0n8Zk2mT7pLr4sW9yC1dF6hJ5gE8aU2iO0kQ1w';
 
+const savedLocale = (locale: string | null | undefined): Locale | null => (isLocale(locale) ? locale : null);
 const headerValue = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
 
 /** Console sign-in, context, logout and who-am-I: they differ from the Agent API's only in carrying a cookie instead of a token. */
@@ -62,14 +64,14 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
       status: 200,
       description: 'Whether a session is active, and the CSRF token to use next.',
       schema: consoleContextResponse,
-      example: { authenticated: true, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+      example: { authenticated: true, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy, locale: null },
     },
     errors: [],
     async handle({ services, request, reply }) {
       const token = cookies.read(request, 'session');
       const authenticated = token ? await services.sessions.authenticate(token, 'console') : null;
       if (token && authenticated) {
-        return { authenticated: true, csrfToken: csrf.forSession(token), user: presentSessionUser(authenticated.user), clientSecretPolicy: presentSecretPolicy() };
+        return { authenticated: true, csrfToken: csrf.forSession(token), user: presentSessionUser(authenticated.user), clientSecretPolicy: presentSecretPolicy(), locale: savedLocale(authenticated.user.locale) };
       }
       let nonce = cookies.read(request, 'loginCsrf');
       if (!nonce) {

@@ -1,3 +1,4 @@
+import { OWNERSHIP_TRANSFER_RESULT } from '../../domain/roles.ts';
 import { projectIdParams } from '../contracts/common.ts';
 import { exampleMember, exampleProject } from '../contracts/examples.ts';
 import {
@@ -101,12 +102,12 @@ export const transferOwnership = defineOperation({
   path: '/projects/:projectId/ownership/transfer',
   tag,
   summary: 'Transfer ownership',
-  description: 'Makes another member the owner; the current owner becomes a maintainer. Owner or administrator only.',
+  description: `Makes another member the owner. Owner or administrator only. ${OWNERSHIP_TRANSFER_RESULT}`,
   access: 'session',
   params: projectIdParams,
   body: transferOwnershipRequest,
   bodyExample: { toSubjectId: exampleMember.subjectId, expectedProjectVersion: 4 },
-  response: { status: 200, description: 'The project with its new version (your role is now maintainer unless you are an administrator).', schema: projectResponse, example: { project: { ...exampleProject, version: 5, role: 'maintainer', capabilities: ['read', 'write_clients'] } } },
+  response: { status: 200, description: `The project with its new version, your \`role\` and \`capabilities\` as they are now. ${OWNERSHIP_TRANSFER_RESULT}`, schema: projectResponse, example: { project: { ...exampleProject, version: 5, role: 'maintainer', capabilities: ['read', 'write_clients'] } } },
   errors: changeErrors,
   async handle({ services, actor, params, body }) {
     const { project } = await services.members.transferOwnership(actor, params.projectId, body);

@@ -1,38 +1,38 @@
 import type { DeadLinkReason } from '../../domain/account-links.ts';
 import { PASSWORD_RULES } from '../../domain/passwords.ts';
+import { formatNumber } from '../../i18n/format.ts';
 import { html, type SafeHtml } from './html.ts';
-import { layout } from './layout.ts';
+import { layout, markup, text, type PageLanguage } from './layout.ts';
 
 // The pages a mailed link opens, and "Forgot your password?". Server-rendered forms without script.
 
 const CONSOLE_PATH = '/console';
 
-const signInLink = html`<p class="secondary-action"><a href="${CONSOLE_PATH}">Go to the Sesame console to sign in</a></p>`;
+const signInLink = (language: PageLanguage) => html`<p class="secondary-action"><a href="${CONSOLE_PATH}">${text(language, 'account.signInLink')}</a></p>`;
 
 function alert(kind: 'error' | 'success' | 'info', message: string | SafeHtml, id?: string): SafeHtml {
   return html`<div class="alert alert-${kind}" role="${kind === 'error' ? 'alert' : 'status'}"${id ? html` id="${id}"` : ''}>${message}</div>`;
 }
 
-const DEAD_LINK_TEXT: Record<DeadLinkReason, { title: string; message: string }> = {
-  unknown: { title: 'This link does not work', message: 'Sesame does not know this link. Check that you opened the whole address from the mail, or ask for a new link.' },
-  used: { title: 'This link was already used', message: 'Each link works only once, and this one has been used. If you still need to, ask for a new link.' },
-  expired: { title: 'This link has expired', message: 'The link is too old to use. Ask for a new one.' },
-  superseded: { title: 'This link was replaced', message: 'A newer link was sent after this one, so this one no longer works. Use the link in the most recent mail.' },
-  password_changed: { title: 'This link no longer works', message: 'The account’s password was changed after this link was sent, so the link stopped working. Ask for a new one if you still need it.' },
-};
-
 /** What to do next on a dead link's page, by the kind of link. */
 export type DeadLinkKind = 'invitation' | 'reset' | 'verification';
 
-const NEXT_STEP: Record<DeadLinkKind, SafeHtml> = {
-  invitation: html`<p>For a new invitation, ask your administrator. If you already chose your password, <a href="${CONSOLE_PATH}">sign in</a>.</p>`,
-  reset: html`<p><a href="/account/forgot">Ask for a new password reset link</a>, or <a href="${CONSOLE_PATH}">sign in</a>.</p>`,
-  verification: html`<p>To get a new verification link, enter your address again under My account in the <a href="${CONSOLE_PATH}">Sesame console</a>.</p>`,
-};
+function nextStep(language: PageLanguage, kind: DeadLinkKind): SafeHtml {
+  const signIn = html`<a href="${CONSOLE_PATH}">${text(language, 'account.next.signIn')}</a>`;
+  if (kind === 'invitation') return html`<p>${markup(language, 'account.next.invitation', { signIn })}</p>`;
+  if (kind === 'reset') {
+    const newLink = html`<a href="/account/forgot">${text(language, 'account.next.resetLink')}</a>`;
+    return html`<p>${markup(language, 'account.next.reset', { newLink, signIn })}</p>`;
+  }
+  return html`<p>${markup(language, 'account.next.verification', { console: html`<a href="${CONSOLE_PATH}">${text(language, 'account.next.console')}</a>` })}</p>`;
+}
 
-export function renderDeadLinkPage(reason: DeadLinkReason, kind: DeadLinkKind): string {
-  const text = DEAD_LINK_TEXT[reason];
-  return layout({ title: text.title, body: html`${alert('error', text.message)}${NEXT_STEP[kind]}` });
+export function renderDeadLinkPage(reason: DeadLinkReason, kind: DeadLinkKind, language: PageLanguage): string {
+  return layout({
+    language,
+    title: text(language, `account.dead.${reason}.title`),
+    body: html`${alert('error', text(language, `account.dead.${reason}.message`))}${nextStep(language, kind)}`,
+  });
 }
 
 export interface SetPasswordPageInput {
@@ -41,35 +41,48 @@ export interface SetPasswordPageInput {
   action: string;
   account: string;
   displayName: string;
-  problem?: string | undefined;
+  /** The length rule the refused password broke, or another rule in its own (English) words. */
+  problem?: 'too_short' | 'too_long' | string | undefined;
+  language: PageLanguage;
+}
+
+function passwordProblemText(language: PageLanguage, problem: string): string {
+  if (problem === 'too_short') return text(language, 'account.setPassword.tooShort', { count: formatNumber(language.locale, PASSWORD_RULES.minLength) });
+  if (problem === 'too_long') return text(language, 'account.setPassword.tooLong', { count: formatNumber(language.locale, PASSWORD_RULES.maxLength) });
+  return text(language, 'account.setPassword.problem', { problem });
 }
 
 /** The invitation's and the reset's form: one input, `newPassword`. */
 export function renderSetPasswordPage(input: SetPasswordPageInput): string {
   const invitation = input.purpose === 'invitation';
+  const { language } = input;
+  const holder = html`<strong>${input.account}</strong>${input.displayName && input.displayName !== input.account ? html` (${input.displayName})` : ''}`;
   return layout({
-    title: invitation ? 'Choose your password' : 'Choose a new password',
-    subtitle: html`for <strong>${input.account}</strong>${input.displayName && input.displayName !== input.account ? html` (${input.displayName})` : ''}`,
+    language,
+    title: text(language, invitation ? 'account.setPassword.invitationTitle' : 'account.setPassword.resetTitle'),
+    subtitle: markup(language, 'account.setPassword.for', { account: holder }),
     body: html`
-${input.problem ? alert('error', `The new password ${input.problem}.`, 'password-error') : ''}
-${invitation ? '' : html`<p>Setting a new password signs this account out everywhere.</p>`}
+${input.problem ? alert('error', passwordProblemText(language, input.problem), 'password-error') : ''}
+${invitation ? '' : html`<p>${text(language, 'account.setPassword.signsOut')}</p>`}
 <form class="stack" method="post" action="${input.action}">
 <input type="text" name="account" value="${input.account}" autocomplete="username" hidden readonly>
 <div class="field">
-<label for="newPassword">New password</label>
+<label for="newPassword">${text(language, 'account.setPassword.label')}</label>
 <input id="newPassword" name="newPassword" type="password" autocomplete="new-password" required minlength="${PASSWORD_RULES.minLength}" maxlength="${PASSWORD_RULES.maxLength}"
  aria-describedby="${input.problem ? 'password-error ' : ''}password-hint"${input.problem ? html` aria-invalid="true"` : ''} autofocus>
-<p class="field-hint" id="password-hint">At least ${PASSWORD_RULES.minLength} characters.</p>
+<p class="field-hint" id="password-hint">${text(language, 'account.setPassword.hint', { count: formatNumber(language.locale, PASSWORD_RULES.minLength) })}</p>
 </div>
-<button class="button button-primary" type="submit">${invitation ? 'Set password' : 'Change password'}</button>
+<button class="button button-primary" type="submit">${text(language, invitation ? 'account.setPassword.invitationSubmit' : 'account.setPassword.resetSubmit')}</button>
 </form>`,
   });
 }
 
-export function renderPasswordSetPage(purpose: 'invitation' | 'reset', account: string): string {
+export function renderPasswordSetPage(purpose: 'invitation' | 'reset', account: string, language: PageLanguage): string {
+  const invitation = purpose === 'invitation';
   return layout({
-    title: purpose === 'invitation' ? 'Your password is set' : 'Your password is changed',
-    body: html`${alert('success', purpose === 'invitation' ? `You can now sign in as ${account} with your new password.` : `Every session of ${account} was signed out. Sign in again with your new password.`)}${signInLink}`,
+    language,
+    title: text(language, invitation ? 'account.passwordSet.invitationTitle' : 'account.passwordSet.resetTitle'),
+    body: html`${alert('success', text(language, invitation ? 'account.passwordSet.invitation' : 'account.passwordSet.reset', { account }))}${signInLink(language)}`,
   });
 }
 
@@ -78,51 +91,58 @@ export interface ForgotPageInput {
   account?: string | undefined;
   /** After a request: the one answer, whether or not the account exists. */
   sent?: boolean | undefined;
-  problem?: string | undefined;
+  missingAccount?: boolean | undefined;
   retryAfterSeconds?: number | undefined;
+  language: PageLanguage;
 }
 
-/** The answer to every reset request, whichever account was named. */
-export const RESET_REQUESTED_MESSAGE = 'If that account exists and has an email address, a link to choose a new password is on its way. It works for 30 minutes.';
-
 export function renderForgotPage(input: ForgotPageInput): string {
+  const { language } = input;
   if (!input.mailEnabled) {
     return layout({
-      title: 'Forgot your password?',
-      body: html`${alert('info', 'This Sesame sends no mail, so it cannot send a password reset link. Ask your administrator to set a new password for you.')}${signInLink}`,
+      language,
+      title: text(language, 'account.forgot.title'),
+      body: html`${alert('info', text(language, 'account.forgot.noMail'))}${signInLink(language)}`,
     });
   }
   if (input.sent) {
-    return layout({ title: 'Check your mail', body: html`${alert('success', RESET_REQUESTED_MESSAGE)}${signInLink}` });
+    return layout({ language, title: text(language, 'account.forgot.sentTitle'), body: html`${alert('success', text(language, 'account.forgot.sent'))}${signInLink(language)}` });
   }
-  const problem = input.problem ?? (input.retryAfterSeconds !== undefined ? `Too many requests. Wait ${Math.ceil(input.retryAfterSeconds / 60)} minutes, then try again.` : undefined);
+  const problem = input.missingAccount
+    ? text(language, 'account.forgot.missingAccount')
+    : input.retryAfterSeconds !== undefined
+      ? text(language, 'account.forgot.tooMany', { minutes: formatNumber(language.locale, Math.ceil(input.retryAfterSeconds / 60)) })
+      : undefined;
   return layout({
-    title: 'Forgot your password?',
-    subtitle: 'Enter your account name and Sesame mails you a link to choose a new password.',
+    language,
+    title: text(language, 'account.forgot.title'),
+    subtitle: text(language, 'account.forgot.subtitle'),
     body: html`
 ${problem ? alert('error', problem, 'forgot-error') : ''}
 <form class="stack" method="post" action="/account/forgot">
 <div class="field">
-<label for="account">Account</label>
+<label for="account">${text(language, 'account.forgot.account')}</label>
 <input id="account" name="account" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="256" value="${input.account ?? ''}"${problem ? html` aria-describedby="forgot-error" aria-invalid="true"` : ''} autofocus>
 </div>
-<button class="button button-primary" type="submit">Send reset link</button>
+<button class="button button-primary" type="submit">${text(language, 'account.forgot.submit')}</button>
 </form>
-${signInLink}`,
+${signInLink(language)}`,
   });
 }
 
-export function renderVerifyEmailPage(input: { action: string; account: string; email: string }): string {
+export function renderVerifyEmailPage(input: { action: string; account: string; email: string; language: PageLanguage }): string {
+  const { language } = input;
   return layout({
-    title: 'Confirm your email address',
+    language,
+    title: text(language, 'account.verify.title'),
     body: html`
-<p>Confirm that <strong>${input.email}</strong> is the email address of the Sesame account <strong>${input.account}</strong>.</p>
+<p>${markup(language, 'account.verify.question', { email: html`<strong>${input.email}</strong>`, account: html`<strong>${input.account}</strong>` })}</p>
 <form class="stack" method="post" action="${input.action}">
-<button class="button button-primary" type="submit">Confirm address</button>
+<button class="button button-primary" type="submit">${text(language, 'account.verify.submit')}</button>
 </form>`,
   });
 }
 
-export function renderEmailVerifiedPage(email: string): string {
-  return layout({ title: 'Email address confirmed', body: html`${alert('success', `${email} is now your confirmed email address.`)}${signInLink}` });
+export function renderEmailVerifiedPage(email: string, language: PageLanguage): string {
+  return layout({ language, title: text(language, 'account.verified.title'), body: html`${alert('success', text(language, 'account.verified.message', { email }))}${signInLink(language)}` });
 }

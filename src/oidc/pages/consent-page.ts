@@ -1,15 +1,15 @@
-import { ASSISTANT_SCOPE_DESCRIPTIONS, type AssistantScope } from '../../domain/assistant-scopes.ts';
+import type { AssistantScope } from '../../domain/assistant-scopes.ts';
 import type { Scope } from '../../domain/clients.ts';
-import { SCOPE_CONSENT_TEXT } from '../../domain/scopes.ts';
+import { formatNumber } from '../../i18n/format.ts';
 import { html } from './html.ts';
-import { layout } from './layout.ts';
+import { layout, markup, text, type PageLanguage } from './layout.ts';
 
 /** What an assistant (a native client asking for Sesame's own resources) asks to do for the person. */
 export interface AssistantRequest {
   /** The assistant scopes this person can grant (sesame:admin only for an administrator). */
   scopes: AssistantScope[];
-  /** How long the access lasts, in plain words. */
-  duration: string;
+  /** How long the access lasts: until revoked (at most `days`), or `minutes` per sign-in. */
+  duration: { offline: true; days: number } | { offline: false; minutes: number };
 }
 
 export interface ConsentPageInput {
@@ -20,6 +20,7 @@ export interface ConsentPageInput {
   account: string;
   scopes: Scope[];
   assistant?: AssistantRequest | undefined;
+  language: PageLanguage;
 }
 
 export function renderConsentPage(input: ConsentPageInput): string {
@@ -28,20 +29,28 @@ export function renderConsentPage(input: ConsentPageInput): string {
 
 function renderApplicationConsent(input: ConsentPageInput): string {
   const uid = encodeURIComponent(input.uid);
+  const { language } = input;
   return layout({
-    title: 'Allow access?',
-    subtitle: html`<strong>${input.clientName}</strong> would like to:`,
+    language,
+    title: text(language, 'consent.title'),
+    subtitle: markup(language, 'consent.subtitle', { client: html`<strong>${input.clientName}</strong>` }),
     body: html`
 <ul class="plain-list">
-${input.scopes.map((scope) => html`<li>${SCOPE_CONSENT_TEXT[scope]}</li>`)}
+${input.scopes.map((scope) => html`<li>${text(language, `scope.${scope}`)}</li>`)}
 </ul>
-<p class="muted small">Signed in as ${input.userName} (${input.account}). Sesame remembers your answer for this application.</p>
+<p class="muted small">${text(language, 'consent.signedInAs', { name: input.userName, account: input.account })}</p>
 <form class="actions" method="post" action="/interaction/${uid}/confirm">
 <input type="hidden" name="csrf" value="${input.csrfToken}">
-<button class="button button-primary" type="submit">Allow</button>
-<button class="button" type="submit" formaction="/interaction/${uid}/abort">Deny</button>
+<button class="button button-primary" type="submit">${text(language, 'consent.allow')}</button>
+<button class="button" type="submit" formaction="/interaction/${uid}/abort">${text(language, 'consent.deny')}</button>
 </form>`,
   });
+}
+
+function durationText(language: PageLanguage, duration: AssistantRequest['duration']): string {
+  return duration.offline
+    ? text(language, 'consent.assistant.offline', { days: formatNumber(language.locale, duration.days) })
+    : text(language, 'consent.assistant.online', { minutes: formatNumber(language.locale, duration.minutes) });
 }
 
 /**
@@ -50,23 +59,25 @@ ${input.scopes.map((scope) => html`<li>${SCOPE_CONSENT_TEXT[scope]}</li>`)}
  */
 function renderAssistantConsent(input: ConsentPageInput, assistant: AssistantRequest): string {
   const uid = encodeURIComponent(input.uid);
+  const { language } = input;
   const changes = assistant.scopes.some((scope) => scope !== 'sesame:read');
   const otherScopes = input.scopes.filter((scope) => scope !== 'openid');
   return layout({
-    title: 'Allow this assistant?',
-    subtitle: html`The assistant <strong>${input.clientName}</strong> asks to act in Sesame as you, ${changes ? 'reading and changing' : 'reading only'}:`,
+    language,
+    title: text(language, 'consent.assistant.title'),
+    subtitle: markup(language, changes ? 'consent.assistant.subtitleChanges' : 'consent.assistant.subtitleRead', { client: html`<strong>${input.clientName}</strong>` }),
     body: html`
 <ul class="plain-list">
-${assistant.scopes.map((scope) => html`<li>${ASSISTANT_SCOPE_DESCRIPTIONS[scope]}</li>`)}
-${otherScopes.map((scope) => html`<li>${SCOPE_CONSENT_TEXT[scope]}</li>`)}
+${assistant.scopes.map((scope) => html`<li>${text(language, `scope.${scope}`)}</li>`)}
+${otherScopes.map((scope) => html`<li>${text(language, `scope.${scope}`)}</li>`)}
 </ul>
-<p>It can never do more than your own role allows. ${assistant.duration}</p>
-<p class="muted small">Signed in as ${input.userName} (${input.account}). You can revoke this access at any time under My account, connections.</p>
+<p>${text(language, 'consent.assistant.bound')} ${durationText(language, assistant.duration)}</p>
+<p class="muted small">${text(language, 'consent.assistant.signedInAs', { name: input.userName, account: input.account })}</p>
 <form class="actions" method="post" action="/interaction/${uid}/confirm">
 <input type="hidden" name="csrf" value="${input.csrfToken}">
-<button class="button button-primary" type="submit" name="access" value="requested">Allow</button>
-${changes ? html`<button class="button" type="submit" name="access" value="read">Allow read-only</button>` : ''}
-<button class="button" type="submit" formaction="/interaction/${uid}/abort">Deny</button>
+<button class="button button-primary" type="submit" name="access" value="requested">${text(language, 'consent.allow')}</button>
+${changes ? html`<button class="button" type="submit" name="access" value="read">${text(language, 'consent.assistant.allowReadOnly')}</button>` : ''}
+<button class="button" type="submit" formaction="/interaction/${uid}/abort">${text(language, 'consent.deny')}</button>
 </form>`,
   });
 }

@@ -1,22 +1,26 @@
+import type { MessageKey } from '../../i18n/catalogues.ts';
 import { html } from './html.ts';
-import { layout } from './layout.ts';
+import { layout, text, type PageLanguage } from './layout.ts';
 
 export interface ErrorPageInput {
   title: string;
   message: string;
-  /** The protocol error, shown folded away for the application's developer. */
+  /** The protocol error, shown folded away for the application's developer (not translated: it is for them). */
   error?: string | undefined;
   description?: string | undefined;
+  language: PageLanguage;
 }
 
 export function renderErrorPage(input: ErrorPageInput): string {
+  const { language } = input;
   return layout({
+    language,
     title: input.title,
     body: html`
 <div class="alert alert-error" role="alert">${input.message}</div>
 ${input.error
   ? html`<details>
-<summary>Details for the application's developer</summary>
+<summary>${text(language, 'error.details')}</summary>
 <dl>
 <dt>error</dt><dd><code>${input.error}</code></dd>
 ${input.description ? html`<dt>error_description</dt><dd><code>${input.description}</code></dd>` : ''}
@@ -26,23 +30,21 @@ ${input.description ? html`<dt>error_description</dt><dd><code>${input.descripti
   });
 }
 
+/** An error page of the sign-in steps whose text is all in the catalogue. */
+export function errorPageText(language: PageLanguage, message: MessageKey, title: MessageKey = 'error.title.stopped'): ErrorPageInput {
+  return { title: text(language, title), message: text(language, message), language };
+}
+
 /** What a person reads for a protocol error they cannot fix themselves. */
-export function explainProtocolError(error: string, description: string | undefined): ErrorPageInput {
-  const text = description ?? '';
-  let message = 'The application’s sign-in request could not be completed. Go back to the application and try again.';
-  if (/post_logout_redirect_uri/.test(text)) {
-    message = 'The application asked Sesame to send you to an address it has not registered after signing out. You are still signed in.';
-  } else if (/redirect_uri/.test(text)) {
-    message = 'The application asked Sesame to send you to an address it has not registered, so Sesame stopped here. Tell the application’s developers.';
-  } else if (error === 'invalid_client') {
-    message = 'This application is unknown to Sesame or is not allowed to sign people in at the moment.';
-  } else if (error === 'session_not_found' || error === 'invalid_session') {
-    message = 'This sign-in page has expired. Go back to the application and sign in again.';
-  } else if (error === 'server_error') {
-    message = 'Something went wrong on Sesame’s side. Try again in a moment.';
-  } else if (error === 'temporarily_unavailable') {
-    message = 'Sesame cannot sign you in right now. Wait a few seconds, then try again.';
-  }
-  const title = error === 'server_error' ? 'Something went wrong' : error === 'temporarily_unavailable' ? 'Briefly unavailable' : 'Sign-in stopped';
-  return { title, message, error, description };
+export function explainProtocolError(error: string, description: string | undefined, language: PageLanguage): ErrorPageInput {
+  const details = description ?? '';
+  let message: MessageKey = 'error.generic';
+  if (/post_logout_redirect_uri/.test(details)) message = 'error.postLogoutRedirect';
+  else if (/redirect_uri/.test(details)) message = 'error.redirect';
+  else if (error === 'invalid_client') message = 'error.invalidClient';
+  else if (error === 'session_not_found' || error === 'invalid_session') message = 'error.sessionExpired';
+  else if (error === 'server_error') message = 'error.server';
+  else if (error === 'temporarily_unavailable') message = 'error.unavailable';
+  const title: MessageKey = error === 'server_error' ? 'error.title.server' : error === 'temporarily_unavailable' ? 'error.title.unavailable' : 'error.title.stopped';
+  return { title: text(language, title), message: text(language, message), error, description, language };
 }

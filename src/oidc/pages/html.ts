@@ -30,3 +30,14 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   });
   return new SafeHtml(out);
 }
+
+/**
+ * A catalogue text as markup: the text is escaped, and each `{name}` becomes its value, escaped
+ * unless it is itself SafeHtml (so a placeholder can hold `<strong>` or a link).
+ */
+export function htmlText(template: string, params: Record<string, unknown> = {}): SafeHtml {
+  return new SafeHtml(template.split(/(\{\w+\})/).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return name !== undefined && name in params ? render(params[name]) : escapeHtml(part);
+  }).join(''));
+}

@@ -1,22 +1,26 @@
 import { html } from './html.ts';
-import { layout } from './layout.ts';
+import { layout, markup, text, type PageLanguage } from './layout.ts';
 
-export function renderLogoutPage(input: { action: string; xsrf: string; clientName?: string | undefined }): string {
+export function renderLogoutPage(input: { action: string; xsrf: string; clientName?: string | undefined; language: PageLanguage }): string {
+  const { language } = input;
   return layout({
-    title: 'Sign out?',
-    subtitle: input.clientName ? html`<strong>${input.clientName}</strong> asks to sign you out of Sesame.` : 'You asked to sign out of Sesame.',
+    language,
+    title: text(language, 'logout.title'),
+    subtitle: input.clientName ? markup(language, 'logout.askedByClient', { client: html`<strong>${input.clientName}</strong>` }) : text(language, 'logout.asked'),
     body: html`
 <form class="actions" method="post" action="${input.action}">
 <input type="hidden" name="xsrf" value="${input.xsrf}">
-<button class="button button-primary" type="submit" name="logout" value="yes" autofocus>Sign out</button>
-<button class="button" type="submit">Stay signed in</button>
+<button class="button button-primary" type="submit" name="logout" value="yes" autofocus>${text(language, 'logout.submit')}</button>
+<button class="button" type="submit">${text(language, 'logout.stay')}</button>
 </form>`,
   });
 }
 
-export function renderLoggedOutPage(input: { clientName?: string | undefined }): string {
+export function renderLoggedOutPage(input: { clientName?: string | undefined; language: PageLanguage }): string {
+  const { language } = input;
   return layout({
-    title: 'You are signed out',
-    body: html`<p>${input.clientName ? html`You signed out of <strong>${input.clientName}</strong>. ` : ''}You can close this window now.</p>`,
+    language,
+    title: text(language, 'logout.done.title'),
+    body: html`<p>${input.clientName ? html`${markup(language, 'logout.done.client', { client: html`<strong>${input.clientName}</strong>` })} ` : ''}${text(language, 'logout.done.close')}</p>`,
   });
 }

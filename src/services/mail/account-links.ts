@@ -34,7 +34,7 @@ async function passwordStateOfUser(repos: Repositories, user: User): Promise<str
 export async function issueAccountLink(
   repos: Repositories,
   clock: Clock,
-  input: { purpose: AccountLinkPurpose; user: User; email: string; queueMail: boolean },
+  input: { purpose: AccountLinkPurpose; user: User; email: string; queueMail: boolean; /** The mail's language when the person has saved none. */ fallbackLocale?: string | null | undefined },
 ): Promise<AccountLink> {
   const now = clock.now();
   await repos.accountLinks.revokeLive(input.user.subjectId, input.purpose, now);
@@ -55,7 +55,7 @@ export async function issueAccountLink(
       recipient: input.email,
       subjectId: input.user.subjectId,
       linkId: link.linkId,
-      params: { account: input.user.account, displayName: input.user.displayName },
+      params: { account: input.user.account, displayName: input.user.displayName, ...(input.fallbackLocale ? { locale: input.fallbackLocale } : {}) },
       createdAt: now,
     });
   }

@@ -1,4 +1,6 @@
 import type { Actor } from '../../domain/actor.ts';
+import type { User } from '../../domain/accounts.ts';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../i18n/locales.ts';
 import type { AccountLinkPurpose, MailKind } from '../../domain/account-links.ts';
 import { sha256Hex } from '../../domain/digests.ts';
 import { newSecretValue } from '../../domain/ids.ts';
@@ -16,6 +18,13 @@ export interface ReadyMail {
   params: Record<string, unknown>;
   /** `validForMs`: how long the link still works as it is sent. */
   link: { purpose: AccountLinkPurpose; token: string; validForMs: number } | null;
+  /** The recipient's saved language, else the one the mail was queued with (an invitation's inviter's), else English. */
+  locale: Locale;
+}
+
+function mailLocale(recipient: User | undefined, params: Record<string, unknown>): Locale {
+  if (isLocale(recipient?.locale)) return recipient.locale;
+  return isLocale(params.locale) ? params.locale : DEFAULT_LOCALE;
 }
 
 /** Worker times (leases, next tries) come from the worker's own clock; link expiry from the services'. */
@@ -58,7 +67,10 @@ export function createOutgoingMailService({ store, clock }: ServiceDeps) {
           await repos.mailOutbox.markDropped(mail.mailId, claimId, clock.now(), 'no recipient');
           return null;
         }
-        if (mail.linkId === null) return { mailId: mail.mailId, kind: mail.kind, recipient: mail.recipient, params: mail.params, link: null };
+        if (mail.linkId === null) {
+          const recipient = mail.subjectId ? await repos.users.findBySubjectId(mail.subjectId) : undefined;
+          return { mailId: mail.mailId, kind: mail.kind, recipient: mail.recipient, params: mail.params, link: null, locale: mailLocale(recipient, mail.params) };
+        }
         const link = await repos.accountLinks.findById(mail.linkId);
         const state = link ? await deadLinkReason(repos, clock, link) : { reason: 'unknown' as const };
         if (!link || 'reason' in state) {
@@ -67,7 +79,14 @@ export function createOutgoingMailService({ store, clock }: ServiceDeps) {
         }
         const token = newSecretValue();
         await repos.accountLinks.setTokenDigest(link.linkId, sha256Hex(token));
-        return { mailId: mail.mailId, kind: mail.kind, recipient: mail.recipient, params: mail.params, link: { purpose: link.purpose, token, validForMs: link.expiresAt - clock.now() } };
+        return {
+          mailId: mail.mailId,
+          kind: mail.kind,
+          recipient: mail.recipient,
+          params: mail.params,
+          link: { purpose: link.purpose, token, validForMs: link.expiresAt - clock.now() },
+          locale: mailLocale(state.user, mail.params),
+        };
       });
     },
 

@@ -10,7 +10,7 @@ export interface UserCredentials {
   passwordHash: string;
 }
 
-export type UserProfileChanges = Partial<Pick<User, 'displayName' | 'email' | 'emailVerified' | 'studentStatus' | 'status' | 'isAdmin'>>;
+export type UserProfileChanges = Partial<Pick<User, 'displayName' | 'email' | 'emailVerified' | 'studentStatus' | 'status' | 'isAdmin' | 'locale'>>;
 
 export interface UserRepository {
   findBySubjectId(subjectId: string): Promise<User | undefined>;
@@ -39,6 +39,7 @@ export function toUser(row: UserRow): User {
     studentStatus: row.student_status,
     isAdmin: row.is_admin === 1,
     status: row.status,
+    locale: row.locale ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -54,6 +55,7 @@ function profileColumns(changes: UserProfileChanges) {
     ...(changes.studentStatus !== undefined ? { student_status: changes.studentStatus } : {}),
     ...(changes.status !== undefined ? { status: changes.status } : {}),
     ...(changes.isAdmin !== undefined ? { is_admin: flag(changes.isAdmin) } : {}),
+    ...(changes.locale !== undefined ? { locale: changes.locale } : {}),
   };
 }
 
@@ -127,6 +129,7 @@ export const userRepository: RepositoryFactory<UserRepository> = (db) => {
             student_status: user.studentStatus,
             is_admin: flag(user.isAdmin),
             status: user.status,
+            locale: user.locale ?? null,
             created_at: user.createdAt,
             updated_at: user.updatedAt,
           })

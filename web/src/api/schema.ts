@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer ownership
-         * @description Makes another member the owner; the current owner becomes a maintainer. Owner or administrator only.
+         * @description Makes another member the owner. Owner or administrator only. The old owner's `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project.
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -518,6 +518,26 @@ export interface paths {
          * @description Sets your email address, unverified, and mails it a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button verifies it without signing in. Until then `email_verified` is false. Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
          */
         post: operations["changeMyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/locale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose my language
+         * @description Saves your language (`en` or `zh-CN`, or null to forget it). Sign-in and account pages that know who you are, the console, and every mail Sesame sends you use it; an application's `ui_locales` still wins on its own sign-in pages. Audited as `account.locale_change`.
+         */
+        put: operations["setMyLocale"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1046,11 +1066,11 @@ export interface components {
             action: string;
             targetType: string;
             targetId: string;
-            /** @description The changed fields before the change; never a secret. */
+            /** @description The changed fields before the change; never a secret. Times in it are ISO-8601 text like everywhere else. */
             before: {
                 [key: string]: unknown;
             } | null;
-            /** @description The changed fields after the change; never a secret. */
+            /** @description The changed fields after the change; never a secret. Times in it are ISO-8601 text like everywhere else. */
             after: {
                 [key: string]: unknown;
             } | null;
@@ -1309,7 +1329,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "locale": null
                      *     }
                      */
                     "application/json": {
@@ -1318,6 +1339,8 @@ export interface operations {
                         csrfToken: string;
                         user?: components["schemas"]["SessionUser"];
                         clientSecretPolicy?: components["schemas"]["ClientSecretPolicy"];
+                        /** @description Signed in: the person's saved language (`PUT /account/locale`), null when none is saved (the console then follows the browser). */
+                        locale?: ("en" | "zh-CN") | null;
                     };
                 };
             };
@@ -3324,7 +3347,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description An existing member who becomes the owner; the current owner becomes a maintainer. */
+                    /** @description An existing member who becomes the owner. The old owner's `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project. */
                     toSubjectId: string;
                     /**
                      * @description The project version you last read (`project.version`); a stale one is refused with 409 version_conflict.
@@ -3335,7 +3358,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The project with its new version (your role is now maintainer unless you are an administrator). */
+            /** @description The project with its new version, your `role` and `capabilities` as they are now. The old owner's `role` becomes `maintainer`, administrators included; an administrator keeps every capability (see `capabilities`), as administrators act as owner on every project. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3664,7 +3687,7 @@ export interface operations {
                     clientType: "web" | "spa" | "native";
                     displayName: string;
                     description?: string;
-                    /** @description At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback. */
+                    /** @description At least one, each absolute, without a fragment (`#`), and matched exactly at sign-in (a native client's loopback URI with any port); https is required except for `http://localhost`, `http://127.0.0.1` and `http://[::1]` (any port), and private-use schemes of native apps such as `com.example.app:/callback`. */
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
@@ -4364,7 +4387,7 @@ export interface operations {
                      * @example 2
                      */
                     clientVersion: number;
-                    /** @description At least one. Absolute, no fragment, matched exactly at /auth; https except http://localhost, http://127.0.0.1, http://[::1] and private-use schemes such as com.example.app:/callback. */
+                    /** @description At least one, each absolute, without a fragment (`#`), and matched exactly at sign-in (a native client's loopback URI with any port); https is required except for `http://localhost`, `http://127.0.0.1` and `http://[::1]` (any port), and private-use schemes of native apps such as `com.example.app:/callback`. */
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
@@ -5147,7 +5170,7 @@ export interface operations {
             query?: {
                 /** @description How many entries, newest first: 1-200, default 50. */
                 limit?: string;
-                /** @description Where the next page starts: the `auditId` of the last entry you have (exact, the way to page), or an ISO-8601 time (only entries strictly older than it). */
+                /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
             };
             header?: never;
@@ -6137,12 +6160,137 @@ export interface operations {
             };
         };
     };
+    setMyLocale: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "locale": "zh-CN"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Your language for Sesame's pages, the console and the mail Sesame sends you: `en` or `zh-CN`. null forgets the choice (then your browser's languages decide, else English). */
+                    locale: ("en" | "zh-CN") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The saved language. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "locale": "zh-CN"
+                     *     }
+                     */
+                    "application/json": {
+                        locale: ("en" | "zh-CN") | null;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAdminAuditLogs: {
         parameters: {
             query?: {
                 /** @description How many entries, newest first: 1-200, default 50. */
                 limit?: string;
-                /** @description Where the next page starts: the `auditId` of the last entry you have (exact, the way to page), or an ISO-8601 time (only entries strictly older than it). */
+                /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
             };
             header?: never;

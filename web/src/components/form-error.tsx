@@ -1,4 +1,5 @@
 import type { ApiError } from '../api/client.ts';
+import { t } from '../i18n.ts';
 
 /** The error of a whole form or action; field problems are shown next to their fields instead. */
 export function FormError({ error, fieldsShown = false }: { error: ApiError | undefined | null; fieldsShown?: boolean }) {
@@ -7,7 +8,7 @@ export function FormError({ error, fieldsShown = false }: { error: ApiError | un
   return (
     <div class="alert alert-error" role="alert">
       <p>{error.message}</p>
-      {hasFieldErrors && fieldsShown && <p>The fields marked below need attention.</p>}
+      {hasFieldErrors && fieldsShown && <p>{t('console.fieldsBelow')}</p>}
       {hasFieldErrors && !fieldsShown && (
         <ul>
           {Object.entries(error.fieldErrors).map(([field, message]) => (

@@ -1,9 +1,10 @@
 import type { ApiError } from '../api/client.ts';
+import { t } from '../i18n.ts';
 
 export function Loading({ what }: { what: string }) {
   return (
     <p class="loading muted" role="status">
-      Loading {what}…
+      {t('console.loading', { what })}
     </p>
   );
 }
@@ -13,7 +14,7 @@ export function LoadError({ error, onRetry }: { error: ApiError; onRetry: () => 
     <div class="alert alert-error" role="alert">
       <p>{error.message}</p>
       <button type="button" class="button button-small" onClick={onRetry}>
-        Try again
+        {t('console.tryAgain')}
       </button>
     </div>
   );

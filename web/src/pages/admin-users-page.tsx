@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
@@ -44,7 +45,7 @@ export function AdminUsersPage() {
         {notice}
       </p>
       {users.error && <LoadError error={users.error} onRetry={() => void users.reload()} />}
-      {!users.data && !users.error && <Loading what="users" />}
+      {!users.data && !users.error && <Loading what={t('console.what.users')} />}
       {users.data && (
         <table class="data-table">
           <caption class="visually-hidden">Users</caption>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { AuditLogEntry } from '../api/types.ts';
 import { formatValue } from '../changes.ts';
@@ -41,7 +42,7 @@ export function AuditPanel({ project }: ProjectContext) {
         <p class="muted small">Every change to this project, its members and its clients: who, from where, and what changed. Newest first.</p>
       </PanelHeader>
       {entries.error && <LoadError error={entries.error} onRetry={() => void entries.reload()} />}
-      {!entries.data && !entries.error && <Loading what="the audit log" />}
+      {!entries.data && !entries.error && <Loading what={t('console.what.auditLog')} />}
       {entries.data && list.length === 0 && <p class="muted">{page === 0 ? 'Nothing has been recorded yet.' : 'No older entries.'}</p>}
       {list.length > 0 && (
         <table class="data-table audit-table">

@@ -1,5 +1,5 @@
 import { api, unwrap } from '../api/client.ts';
-import { bodyFromDraft, configProblems, draftFromClient } from '../client-config.ts';
+import { bodyFromDraft, configProblems, draftFromClient, problemsByField } from '../client-config.ts';
 import { CLIENT_ALL_FIELDS, CLIENT_CONFIG_FIELDS } from '../client-fields.ts';
 import { ClientConfigFields } from '../components/client-config-fields.tsx';
 import { ConflictNotice } from '../components/conflict-notice.tsx';
@@ -23,7 +23,7 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
     conflictFields: CLIENT_ALL_FIELDS,
   });
   const problems = editor.editing ? configProblems(client.clientType, editor.draft) : {};
-  const shown = { ...(editor.error?.fieldErrors ?? {}), ...problems };
+  const shown = { ...problemsByField(editor.error?.fieldErrors ?? {}), ...problems };
 
   const submit = (event: Event) => {
     event.preventDefault();

@@ -4,6 +4,7 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { Time } from '../components/time.tsx';
 import { loadDiscovery, type OidcDiscovery } from '../discovery.ts';
 import { AssistantConnectCommands } from './assistant-connect-commands.tsx';
+import { RelyingPartyRecipe } from './relying-party-recipe.tsx';
 
 /** What a relying-party developer needs to connect this client, as Sesame applies it right now. */
 export function ClientConnectionInfo({ client }: { client: Client }) {
@@ -78,6 +79,7 @@ export function ClientConnectionInfo({ client }: { client: Client }) {
           ))}
       </dl>
       {client.clientType === 'native' && <AssistantConnectCommands issuer={issuer} clientId={client.clientId} />}
+      <RelyingPartyRecipe client={client} issuer={issuer} />
     </section>
   );
 }

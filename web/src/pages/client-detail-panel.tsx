@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { Client } from '../api/types.ts';
 import { CLIENT_ALL_FIELDS } from '../client-fields.ts';
@@ -45,7 +46,7 @@ export function ClientDetailPanel({ project, clientId }: ProjectContext & { clie
     );
   }
   if (resource.error && !client) return <LoadError error={resource.error} onRetry={() => void resource.reload()} />;
-  if (!client) return <Loading what="the client" />;
+  if (!client) return <Loading what={t('console.what.client')} />;
 
   const writable = can(project, 'write_clients');
   const nextStatus = client.status === 'active' ? 'disabled' : 'active';

@@ -1,4 +1,5 @@
 import { api, unwrap } from '../api/client.ts';
+import { t } from '../i18n.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
@@ -31,7 +32,7 @@ export function ClientsPanel({ project }: ProjectContext) {
       </PanelHeader>
 
       {clients.error && <LoadError error={clients.error} onRetry={() => void clients.reload()} />}
-      {!clients.data && !clients.error && <Loading what="clients" />}
+      {!clients.data && !clients.error && <Loading what={t('console.what.clients')} />}
       {clients.data?.length === 0 && (
         <div class="empty card">
           <p>No clients yet.{can(project, 'write_clients') ? ' Register one to let an application sign people in.' : ''}</p>

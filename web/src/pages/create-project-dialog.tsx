@@ -5,13 +5,14 @@ import { Dialog } from '../components/dialog.tsx';
 import { TextAreaField, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
+import { t } from '../i18n.ts';
 
 export function CreateProjectDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (project: Project) => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>(undefined);
-  const nameProblem = name.trim() === '' ? 'A project needs a name.' : undefined;
+  const nameProblem = name.trim() === '' ? t('console.createProject.nameMissing') : undefined;
   const [attempted, setAttempted] = useState(false);
 
   const close = () => {
@@ -41,25 +42,25 @@ export function CreateProjectDialog({ open, onClose, onCreated }: { open: boolea
   };
 
   return (
-    <Dialog open={open} title="New project" onClose={close}>
+    <Dialog open={open} title={t('console.createProject.title')} onClose={close}>
       <form onSubmit={submit} noValidate>
         <FormError error={error} fieldsShown />
-        <TextField label="Name" value={name} onValue={setName} required error={error?.fieldErrors.name ?? (attempted ? nameProblem : undefined)} />
+        <TextField label={t('console.createProject.name')} value={name} onValue={setName} required error={error?.fieldErrors.name ?? (attempted ? nameProblem : undefined)} />
         <TextAreaField
-          label="Description (optional)"
+          label={t('console.createProject.description')}
           value={description}
           onValue={setDescription}
           rows={3}
           class="prose-input"
           error={error?.fieldErrors.description}
         />
-        <p class="small muted">You become the project's owner. You can add members afterwards.</p>
+        <p class="small muted">{t('console.createProject.owner')}</p>
         <div class="actions dialog-actions">
           <button type="button" class="button" onClick={close}>
-            Cancel
+            {t('console.createProject.cancel')}
           </button>
           <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? 'Creating…' : 'Create project'}
+            {busy ? t('console.createProject.busy') : t('console.createProject.submit')}
           </button>
         </div>
       </form>

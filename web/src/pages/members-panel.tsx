@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n.ts';
 import { ROLE_DESCRIPTIONS } from '../../../src/domain/roles.ts';
 import { api, unwrap } from '../api/client.ts';
 import type { AssignableRole, Member, Project } from '../api/types.ts';
@@ -93,7 +94,7 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
       <RetryNotice pending={conflicts.pending} subject="this project" />
       {manage && <AddMemberForm onAdd={addMember} existing={members.data ?? []} />}
       {members.error && <LoadError error={members.error} onRetry={() => void members.reload()} />}
-      {!members.data && !members.error && <Loading what="members" />}
+      {!members.data && !members.error && <Loading what={t('console.what.members')} />}
       {members.data && (
         <table class="data-table">
           <caption class="visually-hidden">Members of {project.name}</caption>

@@ -1,13 +1,14 @@
 import { Link } from '../components/link.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { t } from '../i18n.ts';
 
-export function NotFoundPage({ what = 'page' }: { what?: string }) {
+export function NotFoundPage({ what = t('console.notFound.page') }: { what?: string }) {
   return (
     <>
-      <PageHeader title={`No such ${what}`} />
-      <p>It does not exist, or you are not a member of the project it belongs to.</p>
+      <PageHeader title={t('console.notFound.title', { what })} />
+      <p>{t('console.notFound.text')}</p>
       <p>
-        <Link to="/">Back to your projects</Link>
+        <Link to="/">{t('console.notFound.back')}</Link>
       </p>
     </>
   );

@@ -1,4 +1,5 @@
 import { api, unwrap } from '../api/client.ts';
+import { t } from '../i18n.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
@@ -33,9 +34,9 @@ export function ProjectLayout({ projectId, tab, clientId }: ProjectLayoutProps) 
   const resource = useResource(projectId, () => unwrap(api.GET('/projects/{projectId}', { params: { path: { projectId } } })).then((r) => r.project));
   const project = resource.data;
 
-  if (resource.error?.status === 404) return <NotFoundPage what="project" />;
+  if (resource.error?.status === 404) return <NotFoundPage what={t('console.notFound.project')} />;
   if (resource.error && !project) return <LoadError error={resource.error} onRetry={() => void resource.reload()} />;
-  if (!project) return <Loading what="the project" />;
+  if (!project) return <Loading what={t('console.what.project')} />;
 
   const context: ProjectContext = { project, setProject: resource.set, reloadProject: resource.reload };
   return (

@@ -1,10 +1,11 @@
 import { api, unwrap } from '../api/client.ts';
+import { t, tWith } from '../i18n.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Time } from '../components/time.tsx';
-import { ROLE_TONE, roleLabel } from '../roles.ts';
+import { ROLE_TONE, roleLabel, roleName } from '../roles.ts';
 import { navigate } from '../router.ts';
 import { useResource } from '../use-resource.ts';
 import { useState } from 'preact/hooks';
@@ -18,40 +19,40 @@ export function ProjectsPage() {
   return (
     <>
       <PageHeader
-        title="Projects"
+        title={t('console.projects.title')}
         actions={
           <button type="button" class="button button-primary" onClick={() => setCreating(true)}>
-            New project
+            {t('console.projects.new')}
           </button>
         }
       >
-        <p class="muted">A project groups the OIDC clients of one application and the people who manage them.</p>
+        <p class="muted">{t('console.projects.intro')}</p>
       </PageHeader>
 
       {projects.error && <LoadError error={projects.error} onRetry={() => void projects.reload()} />}
-      {!projects.data && !projects.error && <Loading what="projects" />}
+      {!projects.data && !projects.error && <Loading what={t('console.what.projects')} />}
       {projects.data && sorted.length === 0 && (
         <div class="empty card">
-          <h2>No projects yet</h2>
-          <p>Create a project to register the OIDC clients of your application and invite the people who look after them.</p>
+          <h2>{t('console.projects.emptyTitle')}</h2>
+          <p>{t('console.projects.empty')}</p>
         </div>
       )}
       {sorted.length > 0 && (
-        <ul class="project-grid" aria-label="Your projects">
+        <ul class="project-grid" aria-label={t('console.projects.listLabel')}>
           {sorted.map((project) => (
             <li key={project.projectId} class="card project-card">
               <h2 class="project-card-title">
                 <Link to={`/projects/${encodeURIComponent(project.projectId)}`}>{project.name}</Link>
               </h2>
-              <p class="project-card-description muted">{project.description || 'No description.'}</p>
+              <p class="project-card-description muted">{project.description || t('console.projects.noDescription')}</p>
               <div class="project-card-meta">
                 <Badge tone={ROLE_TONE[roleLabel(project)]}>
-                  <span class="visually-hidden">Your role: </span>
-                  {roleLabel(project)}
+                  <span class="visually-hidden">{t('console.projects.yourRole')}</span>
+                  {roleName(roleLabel(project))}
                 </Badge>
-                {project.status === 'archived' && <Badge tone="warning">archived</Badge>}
+                {project.status === 'archived' && <Badge tone="warning">{t('console.projects.archived')}</Badge>}
                 <span class="small muted">
-                  Updated <Time value={project.updatedAt} />
+                  {tWith('console.projects.updated', { time: <Time value={project.updatedAt} /> })}
                 </span>
               </div>
             </li>

@@ -5,6 +5,7 @@ import type { Client, NewSecret } from '../api/types.ts';
 import {
   bodyFromDraft,
   configProblems,
+  problemsByField,
   descriptionProblem,
   displayNameProblem,
   emptyDraft,
@@ -56,7 +57,7 @@ export function RegisterClientPanel({ project }: ProjectContext) {
     scopeWhitelist: true,
     requirePkce: true,
   };
-  const shown: Record<string, string> = { ...(error?.fieldErrors ?? {}) };
+  const shown: Record<string, string> = problemsByField(error?.fieldErrors ?? {});
   for (const [field, message] of Object.entries(problems)) if (attempted || typed[field]) shown[field] = message;
 
   const chooseType = (type: ClientType) => {

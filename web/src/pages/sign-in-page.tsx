@@ -7,6 +7,8 @@ import { navigate, safeNextPath, useLocation } from '../router.ts';
 import { signIn, useSession } from '../session.ts';
 import { PasskeySignIn } from './passkey-sign-in.tsx';
 import { toApiError } from '../use-resource.ts';
+import { LanguageSwitcher } from '../components/language-switcher.tsx';
+import { currentLocale, t, useLocale } from '../i18n.ts';
 
 const TEXT = {
   code: 'One-time code',
@@ -25,9 +27,10 @@ export function SignInPage() {
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const next = safeNextPath(location.query.get('next'));
 
+  const locale = useLocale();
   useEffect(() => {
-    document.title = 'Sign in · Sesame console';
-  }, []);
+    document.title = t('console.signIn.documentTitle');
+  }, [locale]);
 
   useEffect(() => {
     if (session.status === 'signed-in') navigate(next, { replace: true });
@@ -61,7 +64,7 @@ export function SignInPage() {
       <main class="auth-card" id="main">
         <p class="auth-brand">Sesame</p>
         <h1 tabIndex={-1} data-route-focus>
-          Sign in to the console
+          {t('console.signIn.title')}
         </h1>
         {session.notice && !error && !needsCode && (
           <div class="alert alert-info" role="status">
@@ -71,7 +74,7 @@ export function SignInPage() {
         <FormError error={error} fieldsShown />
         <form onSubmit={submit} noValidate>
           <TextField
-            label="Account"
+            label={t('console.signIn.account')}
             name="account"
             autoComplete="username"
             autoCapitalize="none"
@@ -82,7 +85,7 @@ export function SignInPage() {
             error={fieldErrors.account}
           />
           <TextField
-            label="Password"
+            label={t('console.signIn.password')}
             name="password"
             type="password"
             autoComplete="current-password"
@@ -100,13 +103,14 @@ export function SignInPage() {
             </>
           )}
           <button type="submit" class="button button-primary" disabled={busy || session.status === 'loading'}>
-            {busy ? 'Signing in…' : 'Sign in'}
+            {busy ? t('console.signIn.busy') : t('console.signIn.submit')}
           </button>
         </form>
         <PasskeySignIn disabled={busy || session.status === 'loading'} onSignedIn={() => navigate(next, { replace: true })} />
         <p class="secondary-action">
-          <a href="/account/forgot">Forgot your password?</a>
+          <a href={currentLocale() === 'en' ? '/account/forgot' : `/account/forgot?lang=${currentLocale()}`}>{t('console.signIn.forgot')}</a>
         </p>
+        <LanguageSwitcher signedIn={false} />
       </main>
     </div>
   );

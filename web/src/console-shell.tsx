@@ -27,7 +27,7 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
               {t('console.nav.projects')}
             </Link>
             <Link to="/account" aria-current={path === '/account' || path.startsWith('/account/') ? 'page' : undefined}>
-              My account
+              {t('console.nav.myAccount')}
             </Link>
             {user.isAdmin && (
               <Link to="/admin/users" aria-current={path.startsWith('/admin/users') ? 'page' : undefined}>

@@ -186,6 +186,7 @@ export const en = {
   'console.brandSub': 'console',
   'console.nav.label': 'Main',
   'console.nav.projects': 'Projects',
+  'console.nav.myAccount': 'My account',
   'console.nav.users': 'Users',
   'console.admin': 'admin',
   'console.signOut': 'Sign out',

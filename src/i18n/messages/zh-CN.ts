@@ -169,6 +169,7 @@ export const zhCN: Messages = {
   'console.brandSub': '控制台',
   'console.nav.label': '主导航',
   'console.nav.projects': '项目',
+  'console.nav.myAccount': '我的账户',
   'console.nav.users': '用户',
   'console.admin': '管理员',
   'console.signOut': '退出登录',

@@ -70,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const appError = toAppError(error);
     if (appError.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
     if (appError.code === 'service_unavailable') request.log.warn({ err: error }, 'database unavailable');
+    if (appError.code === 'directory_unavailable') request.log.warn({ err: error }, 'directory unavailable');
     if (appError.retryAfterSeconds !== undefined) void reply.header('retry-after', String(appError.retryAfterSeconds));
     void reply.header('cache-control', 'no-store').status(appError.status).send(appError.toBody());
   });

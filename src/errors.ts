@@ -17,11 +17,13 @@ export const ERROR_STATUS = {
   secret_limit_exceeded: 409,
   idempotency_key_reused: 409,
   project_not_archived: 409,
+  last_sign_in_method: 409,
   request_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  directory_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

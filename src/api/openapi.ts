@@ -42,7 +42,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 };
 
 const GENERIC_ERRORS: ErrorCode[] = ['internal_error', 'service_unavailable'];
-const RETRY_AFTER_CODES = new Set<ErrorCode>(['rate_limited', 'service_unavailable']);
+const RETRY_AFTER_CODES = new Set<ErrorCode>(['rate_limited', 'service_unavailable', 'directory_unavailable']);
 
 export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 

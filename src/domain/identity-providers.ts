@@ -73,8 +73,9 @@ interface IdentityProviderCommon {
   /** Lower-case domains; empty means every domain. */
   allowedEmailDomains: string[];
   version: number;
-  createdAt: string;
-  updatedAt: string;
+  /** Epoch milliseconds, like every domain time; the contracts show ISO-8601. */
+  createdAt: number;
+  updatedAt: number;
 }
 
 export type IdentityProvider =
@@ -90,3 +91,57 @@ export function emailDomainAllowed(allowedEmailDomains: readonly string[], email
   const domain = email.slice(at + 1).toLowerCase();
   return allowedEmailDomains.includes(domain);
 }
+
+/** A provider as stored: the domain shape with its order and the sealed secret (client secret or bind password). */
+export type StoredIdentityProvider = IdentityProvider & {
+  /** Directories are tried in this order at the login form; upstream buttons are shown in it. */
+  position: number;
+  /** AES-256-GCM under the key-encryption secret, bound to the provider's name; null when none was given. */
+  secretSealed: string | null;
+};
+
+/** The link from one upstream account (issuer + subject at one provider) to one Sesame person. */
+export interface UpstreamIdentity {
+  identityId: string;
+  providerName: string;
+  /** The upstream `iss` for OpenID Connect; `ldap:{provider name}` for LDAP (the directory's URL may change). */
+  issuer: string;
+  /** The upstream `sub`; for LDAP the entry's `entryUUID`, else its DN (a DN changes when an entry is renamed). */
+  subject: string;
+  subjectId: string;
+  createdAt: number;
+  lastSignInAt: number | null;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Why an upstream issuer URL is refused: https, or http on loopback only (a provider on the same machine). */
+export function upstreamIssuerProblem(issuer: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) return 'must use https (http only on localhost, 127.0.0.1 or [::1])';
+  if (url.hash !== '' || url.search !== '') return 'must not contain a query or fragment';
+  return undefined;
+}
+
+/** Why a directory URL is refused: ldap:// (optionally with StartTLS) or ldaps://. */
+export function directoryUrlProblem(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'ldap:' || url.protocol === 'ldaps:' ? undefined : 'must start with ldap:// or ldaps://';
+  } catch {
+    return 'must be an absolute ldap:// or ldaps:// URL';
+  }
+}
+
+const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** Why an allowed email domain is refused (after lower-casing). */
+export const emailDomainProblem = (domain: string): string | undefined => (DOMAIN_PATTERN.test(domain) ? undefined : 'must be a domain name such as example.edu');
+
+/** Sesame's redirect URI at an upstream provider: its own callback, nothing else. */
+export const upstreamRedirectUri = (issuer: string, name: string): string => `${issuer.replace(/\/$/, '')}/upstream/${name}/callback`;

@@ -26,3 +26,4 @@ export const newSecretId = () => `sec_${randomBase62(16)}`;
 export const newAuditId = () => `aud_${Date.now().toString(36)}_${randomBase62(10)}`;
 export const newSessionId = () => `ses_${randomBase62(20)}`;
 export const newFactorId = () => `fac_${randomBase62(16)}`;
+export const newIdentityId = () => `idn_${randomBase62(16)}`;

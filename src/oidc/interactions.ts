@@ -24,6 +24,7 @@ import { enrolmentRoutes } from './enrolment-routes.ts';
 import { formField as field, type FormBody, type Interaction, type InteractionResults, type Params } from './interaction-kit.ts';
 import { passkeyRoutes } from './passkey-routes.ts';
 import { asksForMfa, MFA_STEP_UP_REASON } from './step-up.ts';
+import { upstreamChoices } from './upstream-sign-in.ts';
 
 
 function sendPage(reply: FastifyReply, status: number, page: string, formTargets: (string | undefined)[] = []): FastifyReply {
@@ -117,8 +118,10 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       return stepUp(request, reply, interaction, interaction.session.accountId);
     }
     if (interaction.prompt.name === 'login') {
-      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name, language }), [
+      const upstream = await upstreamChoices(deps.services);
+      return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name, language, upstreamProviders: upstream.choices }), [
         interaction.params.redirect_uri as string,
+        ...upstream.formTargets,
       ]);
     }
     if (interaction.prompt.name === 'consent') return showConsent(request, reply, interaction, name);
@@ -140,13 +143,19 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     } catch (error) {
       const secondStep = error instanceof AppError && error.code === 'mfa_required' ? await deps.services.users.findByAccount(account) : null;
       if (secondStep) return showOneTimeCodePage(request, reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200, {}, secondStep.locale);
-      if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
+      if (!(error instanceof AppError) || !['rate_limited', 'directory_unavailable', 'forbidden'].includes(error.code)) throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, retryAfterSeconds, language });
-      return sendPage(reply.header('retry-after', String(retryAfterSeconds)), 429, page, [interaction.params.redirect_uri as string]);
+      // forbidden: a directory person Sesame cannot link or create (the message says why and whom to ask).
+      const problem = error.code === 'rate_limited' ? { retryAfterSeconds } : error.code === 'directory_unavailable' ? { directoryRetryAfterSeconds: retryAfterSeconds } : { refusal: error.message };
+      if (error.code === 'directory_unavailable') request.log.warn({ err: error }, 'directory unavailable');
+      if (error.code !== 'forbidden') reply.header('retry-after', String(retryAfterSeconds));
+      const upstream = await upstreamChoices(deps.services);
+      const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, ...problem, language, upstreamProviders: upstream.choices });
+      return sendPage(reply, error.status, page, [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
     if (!user) {
       const name = (await clientName(interaction)) ?? '';
+      const upstream = await upstreamChoices(deps.services);
       return sendPage(reply, 401, renderLoginPage({
         uid: interaction.uid,
         csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
@@ -154,7 +163,8 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
         account,
         failed: true,
         language,
-      }), [interaction.params.redirect_uri as string]);
+        upstreamProviders: upstream.choices,
+      }), [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
     // The policy (or the application, acr_values=mfa) wants a second factor this person has not added: no code is issued until they enrol.
     if (asksForMfa(interaction.params) || (await deps.services.factors.mustEnrol(user))) return enrolment.showEnrolment(request, reply, interaction, user);

@@ -4,6 +4,7 @@ import { registerProtectedResourceMetadata } from './assistant-discovery.ts';
 import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import { accountLinkRoutes } from './account-link-routes.ts';
 import { interactionRoutes } from './interactions.ts';
+import { upstreamRoutes } from './upstream-routes.ts';
 import { createLiveProvider, type LiveProvider } from './live-provider.ts';
 import { STYLESHEET_PATH } from './pages/layout.ts';
 import type { OidcDeps } from './provider.ts';
@@ -70,6 +71,7 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   });
   registerProtectedResourceMetadata(app, deps.config);
   await app.register(interactionRoutes, { live, deps, issuer });
+  await app.register(upstreamRoutes, { live, deps, issuer });
   await app.register(accountLinkRoutes, { services: deps.services, secureCookies: issuer.protocol === 'https:' });
 
   const refresh = setInterval(() => {

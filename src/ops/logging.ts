@@ -22,6 +22,11 @@ export const REDACTED_PATHS = [
   '*.idToken',
   '*.token',
   '*.client_assertion',
+  // Identity providers: the upstream client secret and the directory bind password, also inside their settings.
+  '*.bindPassword',
+  '*.oidc.clientSecret',
+  '*.ldap.bindPassword',
+  '*.codeVerifier',
   // A database error's detail can quote the row it refused (a unique digest, an account).
   'err.detail',
 ];

@@ -35,8 +35,14 @@ const importedClientSchema = registerClientRequest
     }
   });
 
-/** The first-deployment clients file: `{"clients": [...]}`, unknown fields refused so typos do not pass silently. */
-const documentShape = z.strictObject({ clients: z.array(z.unknown(), { error: 'must be an array of client entries' }) }, { error: 'must be a JSON object with a "clients" array' });
+/**
+ * The first-deployment file: `{"clients": [...], "identityProviders"?: [...]}`, unknown fields refused so typos do
+ * not pass silently. The identity providers are imported by their own service (identity-providers.ts).
+ */
+const documentShape = z.strictObject(
+  { clients: z.array(z.unknown(), { error: 'must be an array of client entries' }), identityProviders: z.array(z.unknown(), { error: 'must be an array of identity provider entries' }).optional() },
+  { error: 'must be a JSON object with a "clients" array' },
+);
 
 type ImportedClient = z.infer<typeof importedClientSchema>;
 interface CheckedEntry {
@@ -87,6 +93,21 @@ export function checkClientsDocument(document: unknown): CheckedEntry[] {
   });
   if (Object.keys(fieldErrors).length > 0) throw invalidDocument(fieldErrors, document);
   return checked;
+}
+
+/** The first-deployment file, parsed; a clear 400 when it cannot be read or is not JSON. */
+export async function readDocumentFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new AppError('invalid_request', `Cannot read the clients file ${path}: ${(error as Error).message}.`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new AppError('invalid_request', `The clients file ${path} is not valid JSON: ${(error as Error).message}.`);
+  }
 }
 
 export function createClientImportService({ store, clock }: ServiceDeps) {
@@ -149,18 +170,7 @@ export function createClientImportService({ store, clock }: ServiceDeps) {
     },
 
     async importClientsFromFile(actor: Actor, path: string): Promise<{ imported: string[] }> {
-      let text: string;
-      try {
-        text = await readFile(path, 'utf8');
-      } catch (error) {
-        throw new AppError('invalid_request', `Cannot read the clients file ${path}: ${(error as Error).message}.`);
-      }
-      let document: unknown;
-      try {
-        document = JSON.parse(text);
-      } catch (error) {
-        throw new AppError('invalid_request', `The clients file ${path} is not valid JSON: ${(error as Error).message}.`);
-      }
+      const document = await readDocumentFile(path);
       try {
         return await service.importClients(actor, document);
       } catch (error) {

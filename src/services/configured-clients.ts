@@ -7,10 +7,12 @@ import type { Services } from './index.ts';
  * The start-up step for OIDC_CLIENTS_CONFIG_PATH: imports the file while no client exists yet.
  * A bad file stops the start with one line per problem, naming the entry and the field.
  */
-export async function importConfiguredClients(config: Pick<Config, 'clientsConfigPath'>, services: Pick<Services, 'clients'>): Promise<string[]> {
+export async function importConfiguredClients(config: Pick<Config, 'clientsConfigPath'>, services: Pick<Services, 'clients' | 'identityProviders'>): Promise<string[]> {
   const path = config.clientsConfigPath;
   if (!path) return [];
   try {
+    // The file's identity providers too (`identityProviders`), imported while none exists.
+    await services.identityProviders.importProvidersFromFile(systemActor, path);
     return (await services.clients.importClientsFromFile(systemActor, path)).imported;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;

@@ -1,6 +1,7 @@
 import { createAccountService } from './account.ts';
 import { createAssistantGrantService } from './assistant-grants.ts';
 import { createAccountLocaleService } from './account-locale.ts';
+import { createAccountIdentityService } from './account-identities.ts';
 import { createAuditLogService } from './audit-log.ts';
 import { createClientImportService } from './client-import.ts';
 import { createClientSecretService } from './client-secrets.ts';
@@ -17,6 +18,8 @@ import { createOutgoingMailService } from './mail/outgoing-mail.ts';
 import { createIdempotencyService } from './idempotency.ts';
 import { createFactorService } from './factors.ts';
 import { createPasskeyService } from './passkeys.ts';
+import { createFederatedSignInService } from './federated-sign-in.ts';
+import { createIdentityProviderService } from './identity-providers.ts';
 import { createMemberService } from './members.ts';
 import { createPasswordResetService } from './password-reset.ts';
 import { createProjectService } from './projects.ts';
@@ -71,6 +74,9 @@ export function createServices({
     factors: createFactorService(deps),
     passkeys: createPasskeyService(deps),
     settings: createSecuritySettingsService(deps),
+    identityProviders: createIdentityProviderService(deps),
+    federatedSignIn: createFederatedSignInService(deps),
+    accountIdentities: createAccountIdentityService(deps),
   };
 }
 

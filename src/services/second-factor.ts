@@ -15,7 +15,7 @@ export interface SecondFactorDeps {
 }
 
 /** The key-encryption secret the instance runs with: the configured one, or the one start-up generated and stored. */
-async function keyEncryptionSecretOf(deps: SecondFactorDeps, repos: Repositories): Promise<string> {
+export async function keyEncryptionSecretOf(deps: Pick<SecondFactorDeps, 'keyEncryptionSecret'>, repos: Repositories): Promise<string> {
   const secret = deps.keyEncryptionSecret ?? (await repos.instanceSettings.find('OIDC_KEY_ENCRYPTION_SECRET'));
   if (!secret) throw new Error('no key-encryption secret: set OIDC_KEY_ENCRYPTION_SECRET');
   return secret;

@@ -9,6 +9,7 @@ import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import { endEverySessionOf } from './end-sessions.ts';
 import { createSecondFactor } from './second-factor.ts';
+import { createDirectorySignIn } from './directory-sign-in.ts';
 import { hashPassword, NO_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 import { issueAccountLink, requireMail } from './mail/account-links.ts';
@@ -68,6 +69,7 @@ export function createUserService(deps: ServiceDeps) {
   const { store, clock, signInLimiter, lookupLimiter, mail } = deps;
   const { users } = store.repos;
   const secondFactor = createSecondFactor(deps);
+  const directories = createDirectorySignIn(deps);
 
   async function requireUser(subjectId: string): Promise<User> {
     const user = await users.findBySubjectId(subjectId);
@@ -75,11 +77,20 @@ export function createUserService(deps: ServiceDeps) {
     return user;
   }
 
-  /** The user when the account exists, is active and the password matches; otherwise null, at the same cost. */
-  async function verifyCredentials(account: string, password: string): Promise<User | null> {
+  /**
+   * The user when the account exists, is active and the password matches; otherwise null, at the same
+   * cost. An account Sesame does not know, one with no local password, or a person linked to an enabled
+   * LDAP directory is checked by the enabled directories instead (which may create or refresh the person;
+   * 503 directory_unavailable when one does not answer).
+   */
+  async function verifyCredentials(account: string, password: string, ip: string | null): Promise<User | null> {
     const found = await users.findCredentialsByAccount(account);
+    const hasLocalPassword = found !== undefined && found.passwordHash !== NO_PASSWORD_HASH;
+    if (hasLocalPassword && (await directories.checksPasswordOf(found.user.subjectId))) return directories.check(account, password, ip);
+    // With no local password this checks a dummy hash, so it costs what a wrong password costs.
     const matches = await verifyPassword(found?.passwordHash, password);
-    if (!found || !matches || found.user.status !== 'active') return null;
+    if (!hasLocalPassword) return directories.check(account, password, ip);
+    if (!matches || found.user.status !== 'active') return null;
     return found.user;
   }
 
@@ -150,7 +161,7 @@ export function createUserService(deps: ServiceDeps) {
       const { deviceSubject } = from;
       const fromKnownDevice = deviceSubject ? async () => (await users.findByAccount(account))?.subjectId === deviceSubject : undefined;
       return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface, fromKnownDevice }, async () => {
-        const user = await verifyCredentials(account, password);
+        const user = await verifyCredentials(account, password, from.ip);
         if (!user || !(await secondFactor.enrolled(user.subjectId))) return user;
         if (otp === undefined) throw new AppError('mfa_required', MFA_REQUIRED_DESCRIPTION);
         return (await secondFactor.verify(user.subjectId, otp)) ? user : null;
@@ -175,8 +186,8 @@ export function createUserService(deps: ServiceDeps) {
     async confirmPassword(subjectId: string, password: string, from: SignInSource): Promise<boolean> {
       const user = await users.findBySubjectId(subjectId);
       if (!user) return false;
-      const confirmed = await signInLimiter.attempt({ account: user.account, ip: from.ip, surface: from.surface }, () => verifyCredentials(user.account, password));
-      return confirmed !== null;
+      const confirmed = await signInLimiter.attempt({ account: user.account, ip: from.ip, surface: from.surface }, () => verifyCredentials(user.account, password, from.ip));
+      return confirmed?.subjectId === subjectId;
     },
 
     async getUser(subjectId: string): Promise<User | null> {

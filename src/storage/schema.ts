@@ -232,6 +232,35 @@ export interface SecuritySettingsTable {
   updated_at: EpochMs;
 }
 
+export interface IdentityProvidersTable {
+  name: string;
+  type: 'oidc' | 'ldap';
+  display_name: string;
+  enabled: Flag;
+  provisioning: 'create' | 'existing_only';
+  link_by_verified_email: Flag;
+  /** JSON array of lower-case domains; empty: every domain. */
+  allowed_email_domains: JsonText;
+  /** JSON of the type's settings (UpstreamOidcSettings or DirectorySettings), never the secret. */
+  settings: JsonText;
+  /** The client secret or bind password, AES-256-GCM under the key-encryption secret. */
+  secret_sealed: string | null;
+  position: number;
+  version: number;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface UpstreamIdentitiesTable {
+  identity_id: string;
+  provider_name: string;
+  issuer: string;
+  subject: string;
+  subject_id: string;
+  created_at: EpochMs;
+  last_sign_in_at: EpochMs | null;
+}
+
 export interface Database {
   users: UsersTable;
   projects: ProjectsTable;
@@ -251,6 +280,8 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   security_settings: SecuritySettingsTable;
   webauthn_challenges: WebauthnChallengesTable;
+  identity_providers: IdentityProvidersTable;
+  upstream_identities: UpstreamIdentitiesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,6 +5,7 @@ import { accountFactorRepository } from './repositories/account-factor-repositor
 import { auditLogRepository } from './repositories/audit-log-repository.ts';
 import { clientRepository } from './repositories/client-repository.ts';
 import { clientSecretRepository } from './repositories/client-secret-repository.ts';
+import { identityProviderRepository } from './repositories/identity-provider-repository.ts';
 import { idempotencyKeyRepository } from './repositories/idempotency-key-repository.ts';
 import { instanceSettingsRepository } from './repositories/instance-settings-repository.ts';
 import { mailOutboxRepository } from './repositories/mail-outbox-repository.ts';
@@ -14,6 +15,7 @@ import { projectRepository } from './repositories/project-repository.ts';
 import { securitySettingsRepository } from './repositories/security-settings-repository.ts';
 import { sessionRepository } from './repositories/session-repository.ts';
 import { signingKeyRepository } from './repositories/signing-key-repository.ts';
+import { upstreamIdentityRepository } from './repositories/upstream-identity-repository.ts';
 import { userRepository } from './repositories/user-repository.ts';
 import { webauthnChallengeRepository } from './repositories/webauthn-challenge-repository.ts';
 import type { Database } from './schema.ts';
@@ -45,6 +47,8 @@ const REPOSITORY_FACTORIES = {
   accountFactors: accountFactorRepository,
   securitySettings: securitySettingsRepository,
   webauthnChallenges: webauthnChallengeRepository,
+  identityProviders: identityProviderRepository,
+  upstreamIdentities: upstreamIdentityRepository,
 };
 
 type Factories = typeof REPOSITORY_FACTORIES;

@@ -156,6 +156,22 @@ const CASES: Case[] = [
   { operationId: 'listAssistantGrants', allowed: 'admin', status: 200, request: () => ({ method: 'GET', path: '/admin/assistant-grants?limit=5' }) },
   // Nobody's grant: administrators get past the permission check to the lookup; everyone else is refused before it.
   { operationId: 'revokeAssistantGrant', allowed: 'admin', status: 404, request: () => ({ method: 'DELETE', path: '/admin/assistant-grants/nobodys-grant' }) },
+  { operationId: 'listIdentityProviders', allowed: 'admin', status: 200, request: () => ({ method: 'GET', path: '/admin/identity-providers' }) },
+  {
+    operationId: 'createIdentityProvider',
+    allowed: 'admin',
+    status: 201,
+    request: (_f, _i, n) => ({
+      method: 'POST',
+      path: '/admin/identity-providers',
+      body: { type: 'ldap', name: `directory-${n}`, displayName: 'Directory', provisioning: 'existing_only', ldap: { url: 'ldap://127.0.0.1:1', bindDn: 'cn=sesame', bindPassword: 'directory secret', userSearchBase: 'dc=example' } },
+    }),
+  },
+  // Administrators get past the permission check to the lookup; everyone else is refused before it.
+  { operationId: 'updateIdentityProvider', allowed: 'admin', status: 404, request: () => ({ method: 'PATCH', path: '/admin/identity-providers/nothing-here', body: { expectedVersion: 1, enabled: false } }) },
+  { operationId: 'deleteIdentityProvider', allowed: 'admin', status: 404, request: () => ({ method: 'DELETE', path: '/admin/identity-providers/nothing-here', body: { expectedVersion: 1 } }) },
+  { operationId: 'listMyIdentities', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/identities' }) },
+  { operationId: 'removeMyIdentity', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/identities/idn_nobodys' }) },
   // My account: every signed-in person, on their own account only (ids of nobody's session, consent or factor are not found).
   { operationId: 'changePassword', allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/password', body: { currentPassword: PASSWORD, newPassword: 'short' } }) },
   { operationId: 'setMyLocale', allowed: 'everyone', status: 200, request: () => ({ method: 'PUT', path: '/account/locale', body: { locale: 'zh-CN' } }) },

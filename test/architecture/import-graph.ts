@@ -48,41 +48,42 @@ interface Rule {
 }
 
 const SURFACES = ['api', 'api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'ops', 'mail', 'startup'];
-const EVERYTHING = ['root', ...SURFACES, 'services', 'rate-limit', 'storage', 'security', 'i18n'];
+const EVERYTHING = ['root', ...SURFACES, 'services', 'rate-limit', 'storage', 'security', 'i18n', 'directory'];
 const CONFIG_AND_ERRORS = ['root/errors.ts', 'root/config.ts'];
 
 /** The arrows point down: surfaces -> services -> domain/storage; domain imports nothing of ours. */
 export const IMPORT_RULES: readonly Rule[] = [
   { layer: 'domain', forbidden: EVERYTHING, why: 'domain rules are pure and import nothing of ours' },
   { layer: 'i18n', forbidden: [...EVERYTHING, 'domain'], why: 'the language catalogues are pure data the console imports too' },
-  { layer: 'storage', forbidden: [...SURFACES, 'root', 'services', 'rate-limit', 'security'], why: 'storage sits at the bottom, beside domain' },
-  { layer: 'security', forbidden: [...SURFACES, 'root', 'services', 'storage', 'rate-limit'], why: 'security helpers are leaves' },
+  { layer: 'storage', forbidden: [...SURFACES, 'root', 'services', 'rate-limit', 'security', 'directory'], why: 'storage sits at the bottom, beside domain' },
+  { layer: 'security', forbidden: [...SURFACES, 'root', 'services', 'storage', 'rate-limit', 'directory'], why: 'security helpers are leaves' },
   {
     layer: 'rate-limit',
-    forbidden: [...SURFACES, 'root', 'services', 'storage'],
+    forbidden: [...SURFACES, 'root', 'services', 'storage', 'directory'],
     except: [...CONFIG_AND_ERRORS, 'ops/metrics.ts', 'ops/logging.ts'],
     why: 'limits sit beneath the use cases they serve',
   },
+  { layer: 'directory', forbidden: [...SURFACES, 'root', 'services', 'storage', 'rate-limit', 'security'], why: 'the LDAP client answers the use cases and knows nothing above the domain' },
   {
     layer: 'services',
     forbidden: [...SURFACES, 'root'],
     except: [...CONFIG_AND_ERRORS, 'ops/metrics.ts', 'api/contracts'],
     why: 'use cases never reach up into a surface (the API contracts are the one validation, shared)',
   },
-  { layer: 'oidc', forbidden: ['api', 'api/agent', 'api/management', 'mcp', 'cli', 'mail', 'startup', 'root'], except: CONFIG_AND_ERRORS, why: 'the OIDC surface imports no other surface' },
-  { layer: 'api', forbidden: ['api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root'], except: CONFIG_AND_ERRORS, why: 'the operation list serves every surface and depends on none' },
-  { layer: 'api/agent', forbidden: ['api/management', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root'], except: CONFIG_AND_ERRORS, why: 'a REST surface reaches storage only through services' },
-  { layer: 'api/management', forbidden: ['api/agent', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root'], except: CONFIG_AND_ERRORS, why: 'a REST surface reaches storage only through services' },
+  { layer: 'oidc', forbidden: ['api', 'api/agent', 'api/management', 'mcp', 'cli', 'mail', 'startup', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'the OIDC surface imports no other surface' },
+  { layer: 'api', forbidden: ['api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'the operation list serves every surface and depends on none' },
+  { layer: 'api/agent', forbidden: ['api/management', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'a REST surface reaches storage only through services' },
+  { layer: 'api/management', forbidden: ['api/agent', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'a REST surface reaches storage only through services' },
   {
     layer: 'mcp',
-    forbidden: ['api/agent', 'api/management', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root'],
+    forbidden: ['api/agent', 'api/management', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root', 'directory'],
     except: [...CONFIG_AND_ERRORS, 'api/agent/register-agent-api.ts', 'api/agent/agent-guide.ts'],
     why: 'MCP tools are the Agent API operations: it takes their list and guide, nothing else of another surface',
   },
-  { layer: 'mail', forbidden: ['api', 'api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'startup', 'storage', 'root'], except: CONFIG_AND_ERRORS, why: 'the mail worker sends what the services queue' },
+  { layer: 'mail', forbidden: ['api', 'api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'startup', 'storage', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'the mail worker sends what the services queue' },
   {
     layer: 'cli',
-    forbidden: ['api/agent', 'api/management', 'mcp', 'oidc', 'mail', 'root', 'api'],
+    forbidden: ['api/agent', 'api/management', 'mcp', 'oidc', 'mail', 'root', 'api', 'directory'],
     except: [...CONFIG_AND_ERRORS, 'api/contracts', 'oidc/signing-keys.ts'],
     why: 'the command line is a surface over services (it validates with the contracts; key rotation is the OIDC engine\'s own)',
   },

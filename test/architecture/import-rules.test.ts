@@ -21,9 +21,12 @@ describe('import rules (docs/architecture.md)', () => {
       { from: 'api/agent/bearer-auth.ts', to: 'api/management/csrf.ts' },
       { from: 'mcp/tool-call.ts', to: 'api/management/cookie-auth.ts' },
       { from: 'oidc/provider.ts', to: 'startup/instance-secrets.ts' },
+      { from: 'directory/ldap-directory.ts', to: 'services/users.ts' },
+      { from: 'domain/identity-providers.ts', to: 'directory/ldap-filter.ts' },
+      { from: 'oidc/interactions.ts', to: 'directory/ldap-directory.ts' },
     ];
     expect(importViolations(wrong)).toHaveLength(wrong.length);
-    expect(importViolations([{ from: 'services/users.ts', to: 'storage/store.ts' }, { from: 'api/operations/projects.ts', to: 'services/index.ts' }, { from: 'mcp/tool-operations.ts', to: 'api/agent/register-agent-api.ts' }])).toEqual([]);
+    expect(importViolations([{ from: 'services/users.ts', to: 'storage/store.ts' }, { from: 'api/operations/projects.ts', to: 'services/index.ts' }, { from: 'mcp/tool-operations.ts', to: 'api/agent/register-agent-api.ts' }, { from: 'services/users.ts', to: 'directory/ldap-directory.ts' }])).toEqual([]);
   });
 
   it('finds the imports it judges (the graph is not empty)', () => {

@@ -77,6 +77,9 @@ interface RealIds {
   sessionId: string[];
   grantId: string[];
   factorId: string[];
+  /** Identity providers: a real directory's name (no discovery needed), and a linked identity of nobody's. */
+  name: string[];
+  identityId: string[];
 }
 
 interface FuzzRequest {
@@ -244,6 +247,10 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
     const web = await ctx.services.clients.registerClient(actor, project.projectId, { clientType: 'web', displayName: 'Web', ...redirect });
     const spa = await ctx.services.clients.registerClient(actor, project.projectId, { clientType: 'spa', displayName: 'Spa', ...redirect });
     const pending = await ctx.services.factors.startTotp(actor, {});
+    const directory = await ctx.services.identityProviders.addProvider(actor, {
+      type: 'ldap', name: `fuzzed-${fixtures}`, displayName: 'Fuzzed directory', provisioning: 'existing_only',
+      ldap: { url: 'ldap://127.0.0.1:1', bindDn: 'cn=sesame', userSearchBase: 'dc=example' },
+    });
     return {
       projectId: [project.projectId],
       clientId: [web.client.clientId, spa.client.clientId],
@@ -252,6 +259,8 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
       sessionId: ['ses_notasessionofmine'],
       grantId: ['grant-not-mine'],
       factorId: [pending.factorId],
+      name: [directory.name],
+      identityId: ['idn_notanidentityofmine'],
     };
   }
 

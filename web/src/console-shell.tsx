@@ -35,6 +35,11 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
               </Link>
             )}
             {user.isAdmin && <Link to="/admin/assistant-grants" aria-current={path.startsWith('/admin/assistant-grants') ? 'page' : undefined}>Assistant grants</Link>}
+            {user.isAdmin && (
+              <Link to="/admin/identity-providers" aria-current={path.startsWith('/admin/identity-providers') ? 'page' : undefined}>
+                Identity providers
+              </Link>
+            )}
           </nav>
           <div class="account">
             <span class="account-name">

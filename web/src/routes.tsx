@@ -1,6 +1,7 @@
 import type { SessionUser } from './api/types.ts';
 import { AccountLayout, accountSectionFor } from './pages/account-layout.tsx';
 import { AdminAssistantGrantsPage } from './pages/admin-assistant-grants-page.tsx';
+import { AdminIdentityProvidersPage } from './pages/admin-identity-providers-page.tsx';
 import { AdminUsersPage } from './pages/admin-users-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ProjectLayout, type ProjectTab } from './pages/project-layout.tsx';
@@ -24,6 +25,7 @@ export function routeFor(path: string, user: SessionUser) {
   if (accountSection) return <AccountLayout section={accountSection} />;
   if (path === '/admin/users') return user.isAdmin ? <AdminUsersPage /> : <NotFoundPage />;
   if (path === '/admin/assistant-grants') return user.isAdmin ? <AdminAssistantGrantsPage /> : <NotFoundPage />;
+  if (path === '/admin/identity-providers') return user.isAdmin ? <AdminIdentityProvidersPage /> : <NotFoundPage />;
   for (const [pattern, tab] of projectRoutes) {
     const params = matchPath(pattern, path);
     if (params?.projectId) {

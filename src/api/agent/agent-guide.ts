@@ -153,6 +153,7 @@ Each of these cannot be undone: say exactly what will stop working and get the p
 - \`DELETE /projects/{projectId}\` with the body \`{"expectedProjectVersion": N}\`: 204, only for an archived project (an active one answers 409 \`project_not_archived\`), owner or administrator; its members and clients go with it.
 - Administrators read the changes outside projects (people, sign-ins, signing keys, settings, deleted projects) with \`GET /admin/audit-logs?limit=&before=\`, paged like a project's trail.
 - Administrators see every assistant connected to any account with \`GET /admin/assistant-grants?limit=&before=\` (\`{grants: [{grantId, clientId, displayName, subjectId, account, scopes, grantedAt, lastUsedAt}], nextBefore}\`; pass \`nextBefore\` as \`before\` for the next page) and disconnect one with \`DELETE /admin/assistant-grants/{grantId}\`: 204, its tokens stop working at once and the person is asked again next time.
+- Administrators manage the upstream identity providers people sign in through (OpenID Connect providers, LDAP directories) with \`GET\`/\`POST /admin/identity-providers\` and \`PATCH\`/\`DELETE /admin/identity-providers/{name}\` (body with \`expectedVersion\`). A client secret or bind password you send is never shown again; removing a provider unlinks every account linked through it, so confirm with the person first.
 
 ### Create a person (administrators)
 
@@ -168,7 +169,7 @@ ${relyingPartyRecipe(issuer).map((step, index) => `${index + 1}. **${step.title}
 
 ### Retrying a creation safely
 
-Every creating \`POST\` (project, client, member, rotation, user) accepts an \`Idempotency-Key\` header of 1-255 visible ASCII characters. Make a new one (a UUID) for each change you intend, and send it with the request; if the answer is lost (timeout, connection error), send the same request with the same key. Within 24 hours you get the first answer again with \`"replayed": true\`, and nothing is created twice. A replayed answer never carries a one-time secret: if the first answer with the secret is lost for good, rotate the secret. The same key with a different body answers 409 \`idempotency_key_reused\`; use a new key for a new change.
+Every creating \`POST\` (project, client, member, rotation, user, identity provider) accepts an \`Idempotency-Key\` header of 1-255 visible ASCII characters. Make a new one (a UUID) for each change you intend, and send it with the request; if the answer is lost (timeout, connection error), send the same request with the same key. Within 24 hours you get the first answer again with \`"replayed": true\`, and nothing is created twice. A replayed answer never carries a one-time secret: if the first answer with the secret is lost for good, rotate the secret. The same key with a different body answers 409 \`idempotency_key_reused\`; use a new key for a new change.
 
 ## 5. Recovering from 409 version_conflict
 

@@ -23,7 +23,7 @@ export const agentLogin = defineOperation({
     schema: agentLoginResponse,
     example: { accessToken: 'h4Vb9TqL2xR7mK1pZ8sN3wC6yF0jD5gE2aU7iO9kQ1r', tokenType: 'Bearer', expiresIn: 86400, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
   },
-  errors: ['invalid_credentials', 'mfa_required', 'rate_limited'],
+  errors: ['invalid_credentials', 'forbidden', 'mfa_required', 'rate_limited', 'directory_unavailable'],
   async handle({ services, body, request }) {
     const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'agent', ip: request.ip, otp: body.otp });
     return { accessToken: token, tokenType: 'Bearer' as const, expiresIn, user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };

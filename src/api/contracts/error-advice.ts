@@ -84,6 +84,10 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
     meaning: 'Only an archived project can be deleted, and this one is active.',
     action: 'Make sure the person really wants the project and its clients gone; archive it (`PATCH /projects/{projectId}` with `status: "archived"`), GET it for the new version, then delete it.',
   },
+  last_sign_in_method: {
+    meaning: 'The linked identity is the person\'s last way to sign in (no local password, no passkey, no other linked identity): removing it would lock them out.',
+    action: 'Set a password first (the "Forgot your password?" link on the login page), or link another identity, then remove this one.',
+  },
   idempotency_key_reused: {
     meaning: 'This Idempotency-Key was already used by you, within the last 24 hours, for a request with a different body.',
     action: 'Use a new key for a new request. To repeat the earlier request, send exactly its body again with the same key.',
@@ -123,5 +127,9 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   service_unavailable: {
     meaning: 'The server is temporarily unable to serve (for example its database is unreachable).',
     action: 'Wait the number of seconds in the Retry-After header, then retry.',
+  },
+  directory_unavailable: {
+    meaning: 'The account is not a local one (or has no local password), and the LDAP directory that would check its password did not answer in time. Local accounts still sign in.',
+    action: 'Wait the number of seconds in the Retry-After header, then retry the sign-in. If it persists, tell an administrator: the directory, or its settings under /admin/identity-providers, need a look.',
   },
 };

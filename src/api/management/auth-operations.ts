@@ -102,7 +102,7 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
       schema: consoleLoginResponse,
       example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
     },
-    errors: ['csrf_failed', 'invalid_credentials', 'mfa_required', 'rate_limited'],
+    errors: ['csrf_failed', 'invalid_credentials', 'forbidden', 'mfa_required', 'rate_limited', 'directory_unavailable'],
     async handle({ services, body, request, reply }) {
       requireLoginCsrf(request);
       const deviceSubject = device.subjectOf(request.headers.cookie);

@@ -24,6 +24,9 @@ export const en = {
     'Your organisation requires a one-time code from an authenticator app at sign-in. Sign in to the Sesame console, add an authenticator under My account, then go back to the application and sign in again.',
 
   // Passkeys on the sign-in pages.
+  'login.otherWays': 'Or use another provider:',
+  'login.continueWith': 'Continue with {provider}',
+  'login.directoryUnavailable': "Your organisation's directory, which checks this account's password, is not answering. Wait {wait}, then try again; accounts kept in Sesame itself still sign in.",
   'login.passkey.button': 'Sign in with a passkey',
   'login.passkey.failed': 'That passkey did not sign you in. Try again, or sign in with your account and password.',
   'login.passkey.notVerified': 'Your passkey did not verify you (no PIN or biometrics), so it cannot sign you in alone. Sign in with your password; Sesame then asks for the passkey.',

@@ -18,6 +18,9 @@ export const zhCN: Messages = {
   'login.enrolFirst.title': '请先添加第二验证因素',
   'login.enrolFirst.message': '贵单位要求登录时输入身份验证器应用生成的一次性验证码。请先登录 Sesame 控制台，在“我的账户”中添加身份验证器，然后回到应用重新登录。',
 
+  'login.otherWays': '或使用其他身份提供方：',
+  'login.continueWith': '通过 {provider} 继续',
+  'login.directoryUnavailable': '负责核对此账号密码的组织目录服务没有响应。请等待 {wait} 后再试；直接保存在 Sesame 中的账号仍可正常登录。',
   'login.passkey.button': '使用通行密钥登录',
   'login.passkey.failed': '该通行密钥未能让你登录。请重试，或使用账号和密码登录。',
   'login.passkey.notVerified': '你的通行密钥没有验证你的身份（未使用 PIN 或生物识别），因此不能单独用于登录。请先用密码登录，随后 Sesame 会要求你使用通行密钥。',

@@ -27,6 +27,10 @@ export interface UserRepository {
   /** False when no user has this subjectId. */
   update(subjectId: string, changes: UserProfileChanges, updatedAt: number): Promise<boolean>;
   setPasswordHash(subjectId: string, passwordHash: string, updatedAt: number): Promise<boolean>;
+  /** The people whose verified address is `email` (case-insensitive): linking by email needs exactly one. */
+  listByVerifiedEmail(email: string): Promise<User[]>;
+  /** Whether the person can sign in with a local password (an invited or provisioned person has none). */
+  hasPassword(subjectId: string): Promise<boolean>;
 }
 
 export function toUser(row: UserRow): User {
@@ -142,6 +146,23 @@ export const userRepository: RepositoryFactory<UserRepository> = (db) => {
         if (!isStorableText(subjectId)) return false;
         const updated = await executor.updateTable('users').set({ ...profileColumns(changes), updated_at: updatedAt }).where('subject_id', '=', subjectId).executeTakeFirst();
         return Number(updated.numUpdatedRows) > 0;
+      },
+
+      async listByVerifiedEmail(email) {
+        if (!isStorableText(email)) return [];
+        const rows = await executor
+          .selectFrom('users')
+          .selectAll()
+          .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+          .where('email_verified', '=', 1)
+          .orderBy('created_at')
+          .execute();
+        return rows.map(toUser);
+      },
+
+      async hasPassword(subjectId) {
+        const row = await rowWithSubjectId(subjectId);
+        return row !== undefined && row.password_hash !== '';
       },
 
       async setPasswordHash(subjectId, passwordHash, updatedAt) {

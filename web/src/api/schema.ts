@@ -648,6 +648,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/identity-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List identity providers (administrators)
+         * @description The upstream OpenID Connect providers and LDAP directories people sign in through, in their order. The client secret and bind password are stored encrypted and never returned: responses carry `hasClientSecret` or `hasBindPassword` instead. Administrators only.
+         */
+        get: operations["listIdentityProviders"];
+        put?: never;
+        /**
+         * Add an identity provider (administrators)
+         * @description Adds an upstream OpenID Connect provider (`type: "oidc"` with `oidc`) or an LDAP directory (`type: "ldap"` with `ldap`). For OpenID Connect, Sesame reads the issuer's discovery document first: when it cannot (unreachable, not an issuer, another issuer named) the answer is 400 with `field_errors["oidc.issuer"]`. Register Sesame at the upstream with the redirect URI `{issuer}/upstream/{name}/callback` (Sesame's issuer). The login page then shows "Continue with {displayName}". The client secret and bind password are stored encrypted and never returned: responses carry `hasClientSecret` or `hasBindPassword` instead. Administrators only; audited.
+         */
+        post: operations["createIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/identity-providers/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an identity provider (administrators)
+         * @description Removes the provider and every link from its accounts to Sesame people; the people and their subjectIds stay (those without a password then need one, or another provider, to sign in). The body carries `expectedVersion`. Administrators only; audited.
+         */
+        delete: operations["deleteIdentityProvider"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an identity provider (administrators)
+         * @description Changes only the fields sent (inside `oidc` or `ldap` too); `clientSecret` or `bindPassword` replaces the stored one. The type and name cannot change. Send the `version` you read as `expectedVersion`; a change made meanwhile answers 409 version_conflict. A changed OpenID Connect issuer or client id is discovered again (400 when that fails). The client secret and bind password are stored encrypted and never returned: responses carry `hasClientSecret` or `hasBindPassword` instead. Administrators only; audited.
+         */
+        patch: operations["updateIdentityProvider"];
+        trace?: never;
+    };
     "/account/password": {
         parameters: {
             query?: never;
@@ -888,6 +936,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my linked identities
+         * @description The accounts at upstream identity providers (OpenID Connect providers, LDAP directories) that sign you in to Sesame.
+         */
+        get: operations["listMyIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/identities/{identityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink one of my identities
+         * @description Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): set a password first.
+         */
+        delete: operations["removeMyIdentity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -898,7 +986,7 @@ export interface components {
              * @description Machine-readable error code; the closed list is in the instructions.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
             /** @description What happened and what to do about it. */
             error_description: string;
             /** @description Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it. */
@@ -1140,6 +1228,59 @@ export interface components {
             /** @description When its token was last accepted at /mcp or /api/agent, or a token was last issued (to the minute); null when never. */
             lastUsedAt: string | null;
         };
+        IdentityProvider: {
+            /** @enum {string} */
+            type: "oidc" | "ldap";
+            name: string;
+            displayName: string;
+            enabled: boolean;
+            /** @enum {string} */
+            provisioning: "create" | "existing_only";
+            linkByVerifiedEmail: boolean;
+            allowedEmailDomains: string[];
+            oidc?: {
+                issuer: string;
+                clientId: string;
+                scopes: string[];
+                claims: {
+                    account: string;
+                    displayName: string;
+                    email: string;
+                    emailVerified: string;
+                };
+            };
+            ldap?: {
+                url: string;
+                startTls: boolean;
+                bindDn: string;
+                userSearchBase: string;
+                userSearchFilter: string;
+                attributes: {
+                    account: string;
+                    displayName: string;
+                    email: string;
+                };
+                adminGroupDn: string | null;
+            };
+            /** @description oidc: whether a client secret is stored (it is never returned). */
+            hasClientSecret?: boolean;
+            /** @description ldap: whether a bind password is stored (it is never returned). */
+            hasBindPassword?: boolean;
+            /** @description Send as `expectedVersion` to change or remove the provider. */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 time in UTC
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 time in UTC
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
         AccountSession: {
             /** @description Opaque id of the session (never its token). */
             sessionId: string;
@@ -1221,6 +1362,20 @@ export interface components {
             attestation?: string;
             hints?: string[];
             extensions?: unknown;
+        };
+        AccountIdentity: {
+            identityId: string;
+            /** @description The identity provider's name. */
+            provider: string;
+            /** @description The identity provider's display name. */
+            displayName: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 time in UTC
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            linkedAt: string;
+            lastSignInAt: string | null;
         };
     };
     responses: never;
@@ -1454,7 +1609,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `forbidden` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1462,7 +1617,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "forbidden";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -1516,7 +1671,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            /** @description Temporarily unavailable: `directory_unavailable`, `service_unavailable` (each example says what it means and what to do). */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1526,7 +1681,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "service_unavailable";
+                        error?: "directory_unavailable" | "service_unavailable";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6967,6 +7122,731 @@ export interface operations {
             };
         };
     };
+    listIdentityProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identity providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "identityProviders": [
+                     *         {
+                     *           "type": "oidc",
+                     *           "name": "campus",
+                     *           "displayName": "Campus login",
+                     *           "enabled": true,
+                     *           "provisioning": "create",
+                     *           "linkByVerifiedEmail": false,
+                     *           "allowedEmailDomains": [
+                     *             "example.edu"
+                     *           ],
+                     *           "oidc": {
+                     *             "issuer": "https://login.example.edu",
+                     *             "clientId": "sesame",
+                     *             "scopes": [
+                     *               "openid",
+                     *               "profile",
+                     *               "email"
+                     *             ],
+                     *             "claims": {
+                     *               "account": "preferred_username",
+                     *               "displayName": "name",
+                     *               "email": "email",
+                     *               "emailVerified": "email_verified"
+                     *             }
+                     *           },
+                     *           "hasClientSecret": true,
+                     *           "version": 1,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        identityProviders: components["schemas"]["IdentityProvider"][];
+                    };
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "oidc",
+                 *       "name": "campus",
+                 *       "displayName": "Campus login",
+                 *       "provisioning": "create",
+                 *       "allowedEmailDomains": [
+                 *         "example.edu"
+                 *       ],
+                 *       "oidc": {
+                 *         "issuer": "https://login.example.edu",
+                 *         "clientId": "sesame",
+                 *         "clientSecret": "the secret the upstream gave Sesame"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "oidc" | "ldap";
+                    /**
+                     * @description Unique slug; part of Sesame's redirect URI `{issuer}/upstream/{name}/callback`. Cannot be changed.
+                     * @example campus
+                     */
+                    name: string;
+                    /** @description Shown on the login page as "Continue with {displayName}". */
+                    displayName: string;
+                    /** @description Default true. */
+                    enabled?: boolean;
+                    /**
+                     * @description `create`: a first sign-in creates the person; `existing_only`: only people already linked (or linked by email) may sign in.
+                     * @enum {string}
+                     */
+                    provisioning: "create" | "existing_only";
+                    /** @description Default false. When true, a first sign-in whose upstream email is verified links to the one person with that verified address. An unverified upstream email never links. */
+                    linkByVerifiedEmail?: boolean;
+                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    allowedEmailDomains?: string[];
+                    /** @description Required when `type` is `oidc`. */
+                    oidc?: {
+                        /** @description The upstream issuer; Sesame reads `{issuer}/.well-known/openid-configuration` when the provider is added or changed. */
+                        issuer: string;
+                        /** @description The client id Sesame was registered with at the upstream. */
+                        clientId: string;
+                        /** @description The client secret at the upstream; stored encrypted, never returned (the response says `has...: true`). */
+                        clientSecret?: string;
+                        /** @description Default ["openid","profile","email"]; must include openid. */
+                        scopes?: string[];
+                        /** @description Which ID token or userinfo claim gives each attribute; defaults {"account":"preferred_username","displayName":"name","email":"email","emailVerified":"email_verified"}. */
+                        claims?: {
+                            account?: string;
+                            displayName?: string;
+                            email?: string;
+                            emailVerified?: string;
+                        };
+                    };
+                    /** @description Required when `type` is `ldap`. */
+                    ldap?: {
+                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        url: string;
+                        /** @description Default false. */
+                        startTls?: boolean;
+                        /** @description The entry Sesame binds as to search for people. */
+                        bindDn: string;
+                        /** @description The password of bindDn; stored encrypted, never returned (the response says `has...: true`). */
+                        bindPassword?: string;
+                        userSearchBase: string;
+                        /** @description Default `(uid={account})`; `{account}` is replaced by the RFC 4515-escaped account name. */
+                        userSearchFilter?: string;
+                        /** @description Which directory attribute gives each of the person's fields; defaults {"account":"uid","displayName":"cn","email":"mail"}. */
+                        attributes?: {
+                            account?: string;
+                            displayName?: string;
+                            email?: string;
+                        };
+                        /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
+                        adminGroupDn?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The new identity provider. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "identityProvider": {
+                     *         "type": "oidc",
+                     *         "name": "campus",
+                     *         "displayName": "Campus login",
+                     *         "enabled": true,
+                     *         "provisioning": "create",
+                     *         "linkByVerifiedEmail": false,
+                     *         "allowedEmailDomains": [
+                     *           "example.edu"
+                     *         ],
+                     *         "oidc": {
+                     *           "issuer": "https://login.example.edu",
+                     *           "clientId": "sesame",
+                     *           "scopes": [
+                     *             "openid",
+                     *             "profile",
+                     *             "email"
+                     *           ],
+                     *           "claims": {
+                     *             "account": "preferred_username",
+                     *             "displayName": "name",
+                     *             "email": "email",
+                     *             "emailVerified": "email_verified"
+                     *           }
+                     *         },
+                     *         "hasClientSecret": true,
+                     *         "version": 1,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        identityProvider: components["schemas"]["IdentityProvider"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_reused";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 2
+                 *     }
+                 */
+                "application/json": {
+                    expectedVersion: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 1,
+                 *       "displayName": "University login",
+                 *       "allowedEmailDomains": [
+                 *         "example.edu",
+                 *         "alumni.example.edu"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `version` you last read; a stale one is refused with 409 version_conflict. */
+                    expectedVersion: number;
+                    /** @description Shown on the login page as "Continue with {displayName}". */
+                    displayName?: string;
+                    enabled?: boolean;
+                    /** @enum {string} */
+                    provisioning?: "create" | "existing_only";
+                    linkByVerifiedEmail?: boolean;
+                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    allowedEmailDomains?: string[];
+                    /** @description Only the fields to change; `clientSecret` replaces the stored secret. */
+                    oidc?: {
+                        /** @description The upstream issuer; Sesame reads `{issuer}/.well-known/openid-configuration` when the provider is added or changed. */
+                        issuer?: string;
+                        /** @description The client id Sesame was registered with at the upstream. */
+                        clientId?: string;
+                        /** @description The client secret at the upstream; stored encrypted, never returned (the response says `has...: true`). */
+                        clientSecret?: string;
+                        /** @description Default ["openid","profile","email"]; must include openid. */
+                        scopes?: string[];
+                        /** @description Which ID token or userinfo claim gives each attribute; defaults {"account":"preferred_username","displayName":"name","email":"email","emailVerified":"email_verified"}. */
+                        claims?: {
+                            account?: string;
+                            displayName?: string;
+                            email?: string;
+                            emailVerified?: string;
+                        };
+                    };
+                    /** @description Only the fields to change; `bindPassword` replaces the stored password. */
+                    ldap?: {
+                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        url?: string;
+                        /** @description Default false. */
+                        startTls?: boolean;
+                        /** @description The entry Sesame binds as to search for people. */
+                        bindDn?: string;
+                        /** @description The password of bindDn; stored encrypted, never returned (the response says `has...: true`). */
+                        bindPassword?: string;
+                        userSearchBase?: string;
+                        /** @description Default `(uid={account})`; `{account}` is replaced by the RFC 4515-escaped account name. */
+                        userSearchFilter?: string;
+                        /** @description Which directory attribute gives each of the person's fields; defaults {"account":"uid","displayName":"cn","email":"mail"}. */
+                        attributes?: {
+                            account?: string;
+                            displayName?: string;
+                            email?: string;
+                        };
+                        /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
+                        adminGroupDn?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The changed identity provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "identityProvider": {
+                     *         "type": "oidc",
+                     *         "name": "campus",
+                     *         "displayName": "University login",
+                     *         "enabled": true,
+                     *         "provisioning": "create",
+                     *         "linkByVerifiedEmail": false,
+                     *         "allowedEmailDomains": [
+                     *           "example.edu"
+                     *         ],
+                     *         "oidc": {
+                     *           "issuer": "https://login.example.edu",
+                     *           "clientId": "sesame",
+                     *           "scopes": [
+                     *             "openid",
+                     *             "profile",
+                     *             "email"
+                     *           ],
+                     *           "claims": {
+                     *             "account": "preferred_username",
+                     *             "displayName": "name",
+                     *             "email": "email",
+                     *             "emailVerified": "email_verified"
+                     *           }
+                     *         },
+                     *         "hasClientSecret": true,
+                     *         "version": 2,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-21T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        identityProvider: components["schemas"]["IdentityProvider"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     changePassword: {
         parameters: {
             query?: never;
@@ -8404,6 +9284,209 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "rate_limited";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMyIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your linked identities. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "identities": [
+                     *         {
+                     *           "identityId": "idn_3kQ9mW2xR7tY5uP1",
+                     *           "provider": "campus",
+                     *           "displayName": "Campus login",
+                     *           "linkedAt": "2026-11-21T09:30:00.000Z",
+                     *           "lastSignInAt": "2026-11-21T10:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        identities: components["schemas"]["AccountIdentity"][];
+                    };
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeMyIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                identityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `last_sign_in_method` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "last_sign_in_method";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
                     } & components["schemas"]["Error"];
                 };
             };

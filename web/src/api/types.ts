@@ -24,3 +24,7 @@ export type Factor = Schemas['Factor'];
 export type MyEmail = operations['getMyEmail']['responses'][200]['content']['application/json'];
 /** The secret and QR code of an authenticator being added; shown once, dropped when its dialog closes. */
 export type TotpEnrolment = operations['startTotp']['responses'][201]['content']['application/json'];
+export type IdentityProvider = Schemas['IdentityProvider'];
+export type NewIdentityProvider = operations['createIdentityProvider']['requestBody']['content']['application/json'];
+export type IdentityProviderChanges = operations['updateIdentityProvider']['requestBody']['content']['application/json'];
+export type AccountIdentity = Schemas['AccountIdentity'];

@@ -1,0 +1,100 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from 'oidc-provider';
+import { FederatedSignInRefused } from '../services/federated-sign-in.ts';
+import { rewriteForwardedHeaders } from './forwarded-headers.ts';
+import { interactionCsrfValid } from './interaction-csrf.ts';
+import type { LiveProvider } from './live-provider.ts';
+import { pageLanguage } from './page-language.ts';
+import { pageSecurityHeaders } from './page-security.ts';
+import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
+import type { OidcDeps } from './provider.ts';
+import { completeUpstreamSignIn, interactionUidOfState, startUpstreamSignIn, UpstreamSignInStopped, type PendingUpstreamSignIn } from './upstream-sign-in.ts';
+
+const TEXT = {
+  stoppedTitle: 'Sign-in stopped',
+  refusedTitle: 'Sign-in refused',
+  formNotOurs: 'This form was not sent from the page Sesame showed you, or that page is too old. Go back to the application and sign in again.',
+  notLoginStep: 'This step of signing in has already been completed or is not the current one. Go back to the application and sign in again.',
+  unknownState: 'The answer from the sign-in provider does not belong to a sign-in Sesame started, or it was used already. Go back to the application and sign in again.',
+  addFactor:
+    'Your organisation requires a one-time code from an authenticator app at sign-in. Sign in to the Sesame console, add an authenticator under My account, then go back to the application and sign in again.',
+} as const;
+
+/** Pending upstream sign-ins live in oidc-provider's table under their own kind, keyed by the state (stored as a digest). */
+const PENDING_KIND = 'UpstreamSignIn';
+/** How long a person may take at the upstream provider. */
+const PENDING_TTL_MS = 10 * 60 * 1000;
+
+type Params = { uid: string; name: string };
+
+function stop(request: FastifyRequest, reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
+  return reply.status(status).headers(pageSecurityHeaders()).send(renderErrorPage({ title, message, language: pageLanguage(request) }));
+}
+
+/**
+ * Sign-in through an upstream OpenID Connect provider: the login page's "Continue with" form posts to
+ * `/interaction/{uid}/upstream/{name}`, which sends the browser to the upstream with code + PKCE + state
+ * + nonce; the upstream returns it to `{issuer}/upstream/{name}/callback`, where the answer is verified,
+ * the person found, linked or created (federated sign-in), and the interaction finished. Anything refused
+ * ends on a 403 page here: the relying party gets no code.
+ */
+export async function upstreamRoutes(app: FastifyInstance, options: { live: LiveProvider; deps: OidcDeps; issuer: URL }): Promise<void> {
+  const { live, deps } = options;
+  const issuer = deps.config.issuer;
+  const cookieKeys = deps.instanceSecrets.cookieKeys;
+  const pendings = live.store.repos.oidcPayloads;
+  await app.register(formbody);
+  app.addHook('onRequest', async (request) => rewriteForwardedHeaders(request, options.issuer));
+
+  app.post<{ Params: Params }>('/interaction/:uid/upstream/:name', async (request, reply) => {
+    let interaction;
+    try {
+      interaction = await live.current().interactionDetails(request.raw, reply.raw);
+    } catch (error) {
+      if (!(error instanceof errors.SessionNotFound)) throw error;
+    }
+    if (!interaction || interaction.uid !== request.params.uid) return stop(request, reply, 400, TEXT.stoppedTitle, explainProtocolError('session_not_found', undefined, pageLanguage(request)).message);
+    if (!interactionCsrfValid(cookieKeys, interaction.uid, (request.body as Record<string, unknown> | undefined)?.csrf)) return stop(request, reply, 403, TEXT.stoppedTitle, TEXT.formNotOurs);
+    if (interaction.prompt.name !== 'login') return stop(request, reply, 400, TEXT.stoppedTitle, TEXT.notLoginStep);
+    try {
+      const { pending, url } = await startUpstreamSignIn(deps.services, issuer, request.params.name, interaction.uid);
+      const { state, ...kept } = pending;
+      await pendings.upsert({ kind: PENDING_KIND, id: state, payload: { ...kept, uid: interaction.uid }, grantId: null, uid: null, accountId: null, expiresAt: deps.clock.now() + PENDING_TTL_MS });
+      return reply.header('cache-control', 'no-store').redirect(url, 303);
+    } catch (error) {
+      if (error instanceof UpstreamSignInStopped) return stop(request, reply, 403, TEXT.refusedTitle, error.message);
+      throw error;
+    }
+  });
+
+  app.get<{ Params: { name: string }; Querystring: Record<string, string> }>('/upstream/:name/callback', async (request, reply) => {
+    const query = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
+    const state = query.get('state') ?? '';
+    const uid = interactionUidOfState(state);
+    const stored = uid ? await pendings.find(PENDING_KIND, state, deps.clock.now()) : undefined;
+    const kept = stored?.payload as (Omit<PendingUpstreamSignIn, 'state'> & { uid: string }) | undefined;
+    // Single use: of two requests with one state, one gets past here.
+    if (!stored || stored.consumedAt !== null || !kept || kept.uid !== uid || kept.provider !== request.params.name || !(await pendings.consume(PENDING_KIND, state, deps.clock.now()))) {
+      return stop(request, reply, 403, TEXT.refusedTitle, TEXT.unknownState);
+    }
+    const provider = live.current();
+    const interaction = await provider.Interaction.find(kept.uid);
+    if (!interaction || interaction.prompt.name !== 'login' || interaction.result) return stop(request, reply, 403, TEXT.stoppedTitle, TEXT.notLoginStep);
+
+    let user;
+    try {
+      const upstream = await completeUpstreamSignIn(deps.services, issuer, { ...kept, state }, query);
+      ({ user } = await deps.services.federatedSignIn.signIn({ providerName: upstream.provider.name, issuer: upstream.issuer, subject: upstream.subject, attributes: upstream.attributes, ip: request.ip }));
+    } catch (error) {
+      if (error instanceof UpstreamSignInStopped || error instanceof FederatedSignInRefused) return stop(request, reply, 403, TEXT.refusedTitle, error.message);
+      throw error;
+    }
+    if (await deps.services.factors.mustEnrol(user)) return stop(request, reply, 403, 'Add a second factor first', TEXT.addFactor);
+
+    // The browser resumes at /auth/{uid} with oidc-provider's resume cookie: only the one that started this sign-in can.
+    interaction.result = { login: { accountId: user.subjectId, amr: ['fed'], acr: 'pwd' } };
+    await interaction.persist();
+    return reply.header('cache-control', 'no-store').redirect(interaction.returnTo, 303);
+  });
+}

@@ -189,6 +189,10 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
       await page.getByRole('alertdialog', { name: 'Remove Authenticator app?' }).getByRole('button', { name: 'Remove' }).click();
       await page.getByText('You sign in with your password alone.').waitFor();
 
+      await openMyAccount(page, 'Linked identities');
+      await page.getByText('None: you sign in with your Sesame password or passkey only.').waitFor();
+      await check('my-account-identities');
+
       // The dark colour scheme keeps its contrast too.
       await page.emulateMedia({ colorScheme: 'dark' });
       await openMyAccount(page, 'Applications');

@@ -3,6 +3,7 @@ import type { DeadLinkReason } from '../domain/account-links.ts';
 import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
+import { ownSubjectId } from './caller-checks.ts';
 import type { ServiceDeps } from './deps.ts';
 import { issueAccountLink, openAccountLink, requireMail } from './mail/account-links.ts';
 import type { LinkCheck } from './password-reset.ts';
@@ -14,6 +15,13 @@ import type { LinkCheck } from './password-reset.ts';
  */
 export function createEmailVerificationService({ store, clock, mail }: ServiceDeps) {
   return {
+    /** The caller's address, whether it is verified, and whether Sesame can mail a verification link. */
+    async currentEmail(actor: Actor): Promise<{ email: string | null; emailVerified: boolean; mailEnabled: boolean }> {
+      const user = await store.repos.users.findBySubjectId(ownSubjectId(actor));
+      if (!user) throw new AppError('login_required', 'Sign in first.');
+      return { email: user.email, emailVerified: user.emailVerified, mailEnabled: mail?.enabled === true };
+    },
+
     /** Sets the caller's address (unverified) and mails it a verification link; the same verified address changes nothing. */
     async changeEmail(actor: Actor, email: string): Promise<{ email: string; emailVerified: boolean }> {
       if (!actor.subjectId) throw new AppError('login_required', SIGN_IN_FIRST);

@@ -147,6 +147,7 @@ const CASES: Case[] = [
     request: (_f, ids) => ({ method: 'POST', path: `/admin/users/${ids.extra}/password`, body: { password: 'another long password' } }),
   },
   { operationId: 'whoAmI', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/auth/me' }) },
+  { operationId: 'getMyEmail', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/email' }) },
   { operationId: 'changeMyEmail', allowed: 'everyone', status: 202, request: () => ({ method: 'POST', path: '/account/email', body: { email: `me${Math.random().toString(36).slice(2, 8)}@example.test` } }) },
   { operationId: 'getSettings', allowed: 'admin', status: 200, request: () => ({ method: 'GET', path: '/admin/settings' }) },
   // A stale version: administrators get past the permission check to the lock; everyone else is refused before it.

@@ -1,26 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { launchBrowser, openWatchedPage } from './support/browser.ts';
+import { focused, tabTo } from './support/keyboard.ts';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
-
-/** What has focus, described the way a screen reader would name it. */
-async function focused(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null;
-    if (!element || element === document.body) return 'body';
-    const label = element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null;
-    return `${element.tagName.toLowerCase()}:${(label ?? element.getAttribute('aria-label') ?? element.textContent ?? '').trim()}`;
-  });
-}
-
-async function tabTo(page: Page, wanted: string, limit = 25): Promise<void> {
-  for (let i = 0; i < limit; i += 1) {
-    await page.keyboard.press('Tab');
-    if ((await focused(page)) === wanted) return;
-  }
-  throw new Error(`Tab never reached ${wanted}; focus is on ${await focused(page)}`);
-}
 
 // Everything works from the keyboard; focus goes where the content changed and comes back from dialogs.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: keyboard and focus (SQLite, Chromium)', () => {

@@ -214,9 +214,11 @@ describe.each(TEST_ENGINES)('mailed single-use links on %s', (engine) => {
     await ctx.services.users.createUser(cliActor, { account: 'vera', displayName: 'Vera', email: 'old@example.test', emailVerified: true, password: PASSWORD });
     const vera = createAgentClient(ctx.app);
     await vera.login('vera', PASSWORD);
+    expect((await vera.call('GET', '/account/email')).body).toEqual({ email: 'old@example.test', emailVerified: true, mailEnabled: true });
     const changed = await vera.call('POST', '/account/email', { email: 'vera@example.test' });
     expect(changed.status).toBe(202);
     expect(await userOf('vera')).toMatchObject({ email: 'vera@example.test', emailVerified: false });
+    expect((await vera.call('GET', '/account/email')).body).toEqual({ email: 'vera@example.test', emailVerified: false, mailEnabled: true });
     expect((await vera.call('POST', '/account/email', { email: 'not an address' })).status).toBe(400);
 
     const token = linkToken(await mailTo('vera@example.test', /Confirm/), ISSUER, '/account/verify-email/');
@@ -229,6 +231,7 @@ describe.each(TEST_ENGINES)('mailed single-use links on %s', (engine) => {
     const confirmed = await page('POST', `/account/verify-email/${token}`);
     expect(confirmed.statusCode).toBe(200);
     expect((await userOf('vera')).emailVerified).toBe(true);
+    expect((await vera.call('GET', '/account/email')).body).toEqual({ email: 'vera@example.test', emailVerified: true, mailEnabled: true });
     expect((await page('POST', `/account/verify-email/${token}`)).statusCode).toBe(410);
 
     // A new address starts again: unverified, and the earlier link (had it been unused) dies with the address.
@@ -278,6 +281,8 @@ describe.each(TEST_ENGINES)('without SMTP_URL on %s', (engine) => {
     const email = await admin.call('POST', '/account/email', { email: 'root@example.test' });
     expect(email.status).toBe(400);
     expect(email.body.error_description).toContain('SMTP_URL');
+    // My account reads whether mail is on, so the console can say so before anyone tries.
+    expect((await admin.call('GET', '/account/email')).body).toMatchObject({ emailVerified: false, mailEnabled: false });
     const forgot = await ctx.app.inject({ method: 'GET', url: '/account/forgot' });
     expect(forgot.statusCode).toBe(200);
     expect(forgot.body).toContain('sends no mail');

@@ -1,29 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
-import { migrateToLatest } from '../../src/storage/migrate.ts';
-import { createStore, type Store } from '../../src/storage/store.ts';
-import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
+import { describe, expect, it } from 'vitest';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { useMigratedStore } from '../helpers/migrated-store.ts';
 
 // The repositories added with My account, mail links, idempotency keys and the second-factor policy.
 describe.each(TEST_ENGINES)('account repositories on %s', (engine) => {
-  let database: TestDatabase;
-  let opened: OpenedDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    opened = openDatabase(database.url);
-    await migrateToLatest(opened.db);
-    store = createStore(opened.db, engine);
-  });
-  afterAll(async () => {
-    await opened.close();
-    await database.drop();
-  });
+  const suite = useMigratedStore(engine);
 
   async function aPerson(): Promise<string> {
     const subjectId = randomUUID();
-    await store.repos.users.insert(
+    await suite.store.repos.users.insert(
       { subjectId, account: `person-${subjectId.slice(0, 8)}`, displayName: 'P', email: null, emailVerified: false, studentStatus: 'unknown', isAdmin: false, status: 'active', createdAt: 1, updatedAt: 1 },
       'hash',
     );
@@ -37,35 +23,35 @@ describe.each(TEST_ENGINES)('account repositories on %s', (engine) => {
 
     it('finds a link by its token digest only once it was minted', async () => {
       const link = aLink(await aPerson());
-      await store.repos.accountLinks.insert(link);
-      expect(await store.repos.accountLinks.findById(link.linkId)).toMatchObject({ ...link, usedAt: null, revokedAt: null, minted: false });
+      await suite.store.repos.accountLinks.insert(link);
+      expect(await suite.store.repos.accountLinks.findById(link.linkId)).toMatchObject({ ...link, usedAt: null, revokedAt: null, minted: false });
       const digest = `digest-${link.linkId}`;
-      expect(await store.repos.accountLinks.findByTokenDigest(digest)).toBeUndefined();
-      expect(await store.repos.accountLinks.setTokenDigest(link.linkId, digest)).toBe(true);
-      expect(await store.repos.accountLinks.findByTokenDigest(digest)).toMatchObject({ linkId: link.linkId, minted: true });
+      expect(await suite.store.repos.accountLinks.findByTokenDigest(digest)).toBeUndefined();
+      expect(await suite.store.repos.accountLinks.setTokenDigest(link.linkId, digest)).toBe(true);
+      expect(await suite.store.repos.accountLinks.findByTokenDigest(digest)).toMatchObject({ linkId: link.linkId, minted: true });
     });
 
     it('lets exactly one of two racing uses win, and a used link takes no new token', async () => {
       const link = aLink(await aPerson());
-      await store.repos.accountLinks.insert(link);
-      const uses = await Promise.all([1, 2].map(() => store.transaction((repos) => repos.accountLinks.markUsed(link.linkId, 1_500))));
+      await suite.store.repos.accountLinks.insert(link);
+      const uses = await Promise.all([1, 2].map(() => suite.store.transaction((repos) => repos.accountLinks.markUsed(link.linkId, 1_500))));
       expect(uses.filter(Boolean)).toHaveLength(1);
-      expect(await store.repos.accountLinks.setTokenDigest(link.linkId, 'after-use')).toBe(false);
-      expect((await store.repos.accountLinks.findById(link.linkId))?.usedAt).toBe(1_500);
+      expect(await suite.store.repos.accountLinks.setTokenDigest(link.linkId, 'after-use')).toBe(false);
+      expect((await suite.store.repos.accountLinks.findById(link.linkId))?.usedAt).toBe(1_500);
     });
 
     it('revokes only the live links of one purpose of one person', async () => {
       const subjectId = await aPerson();
       const other = await aPerson();
       const [live, used, invitation, othersLink] = [aLink(subjectId), aLink(subjectId), aLink(subjectId, 'invitation'), aLink(other)];
-      for (const link of [live, used, invitation, othersLink]) await store.repos.accountLinks.insert(link);
-      await store.repos.accountLinks.markUsed(used.linkId, 1_100);
-      expect(await store.repos.accountLinks.revokeLive(subjectId, 'password_reset', 1_200)).toBe(1);
-      expect((await store.repos.accountLinks.findById(live.linkId))?.revokedAt).toBe(1_200);
-      expect((await store.repos.accountLinks.findById(used.linkId))?.revokedAt).toBeNull();
-      expect((await store.repos.accountLinks.findById(invitation.linkId))?.revokedAt).toBeNull();
-      expect((await store.repos.accountLinks.findById(othersLink.linkId))?.revokedAt).toBeNull();
-      expect(await store.repos.accountLinks.markUsed(live.linkId, 1_300)).toBe(false);
+      for (const link of [live, used, invitation, othersLink]) await suite.store.repos.accountLinks.insert(link);
+      await suite.store.repos.accountLinks.markUsed(used.linkId, 1_100);
+      expect(await suite.store.repos.accountLinks.revokeLive(subjectId, 'password_reset', 1_200)).toBe(1);
+      expect((await suite.store.repos.accountLinks.findById(live.linkId))?.revokedAt).toBe(1_200);
+      expect((await suite.store.repos.accountLinks.findById(used.linkId))?.revokedAt).toBeNull();
+      expect((await suite.store.repos.accountLinks.findById(invitation.linkId))?.revokedAt).toBeNull();
+      expect((await suite.store.repos.accountLinks.findById(othersLink.linkId))?.revokedAt).toBeNull();
+      expect(await suite.store.repos.accountLinks.markUsed(live.linkId, 1_300)).toBe(false);
     });
   });
 
@@ -77,61 +63,61 @@ describe.each(TEST_ENGINES)('account repositories on %s', (engine) => {
     it('counts only a confirmed factor, and only for its own person', async () => {
       const subjectId = await aPerson();
       const factor = aTotp(subjectId);
-      await store.repos.accountFactors.insert(factor);
-      expect(await store.repos.accountFactors.hasActiveFactor(subjectId)).toBe(false);
-      expect(await store.repos.accountFactors.activate(factor.factorId)).toBe(true);
-      expect(await store.repos.accountFactors.hasActiveFactor(subjectId)).toBe(true);
-      expect(await store.repos.accountFactors.find(await aPerson(), factor.factorId)).toBeUndefined();
-      expect(await store.repos.accountFactors.listOf(subjectId)).toEqual([expect.objectContaining({ factorId: factor.factorId, status: 'active' })]);
+      await suite.store.repos.accountFactors.insert(factor);
+      expect(await suite.store.repos.accountFactors.hasActiveFactor(subjectId)).toBe(false);
+      expect(await suite.store.repos.accountFactors.activate(factor.factorId)).toBe(true);
+      expect(await suite.store.repos.accountFactors.hasActiveFactor(subjectId)).toBe(true);
+      expect(await suite.store.repos.accountFactors.find(await aPerson(), factor.factorId)).toBeUndefined();
+      expect(await suite.store.repos.accountFactors.listOf(subjectId)).toEqual([expect.objectContaining({ factorId: factor.factorId, status: 'active' })]);
     });
 
     it('accepts a code step once, and never one older than the last used', async () => {
       const factor = aTotp(await aPerson());
-      await store.repos.accountFactors.insert(factor);
-      await store.repos.accountFactors.activate(factor.factorId);
-      const racing = await Promise.all([1, 2, 3].map(() => store.transaction((repos) => repos.accountFactors.recordUse(factor.factorId, 100, 5_000))));
+      await suite.store.repos.accountFactors.insert(factor);
+      await suite.store.repos.accountFactors.activate(factor.factorId);
+      const racing = await Promise.all([1, 2, 3].map(() => suite.store.transaction((repos) => repos.accountFactors.recordUse(factor.factorId, 100, 5_000))));
       expect(racing.filter(Boolean)).toHaveLength(1);
-      expect(await store.repos.accountFactors.recordUse(factor.factorId, 99, 5_001)).toBe(false);
-      expect(await store.repos.accountFactors.recordUse(factor.factorId, 101, 5_002)).toBe(true);
-      expect(await store.repos.accountFactors.find(factor.subjectId, factor.factorId)).toMatchObject({ lastUsedStep: 101, lastUsedAt: 5_002 });
+      expect(await suite.store.repos.accountFactors.recordUse(factor.factorId, 99, 5_001)).toBe(false);
+      expect(await suite.store.repos.accountFactors.recordUse(factor.factorId, 101, 5_002)).toBe(true);
+      expect(await suite.store.repos.accountFactors.find(factor.subjectId, factor.factorId)).toMatchObject({ lastUsedStep: 101, lastUsedAt: 5_002 });
     });
 
     it('uses each recovery code once and forgets the old set when replaced', async () => {
       const subjectId = await aPerson();
-      await store.repos.accountFactors.replaceRecoveryCodes(subjectId, ['a', 'b', 'c'], 1_000);
-      expect(await store.repos.accountFactors.useRecoveryCode(subjectId, 'b', 2_000)).toBe(true);
-      expect(await store.repos.accountFactors.useRecoveryCode(subjectId, 'b', 2_001)).toBe(false);
-      expect(await store.repos.accountFactors.useRecoveryCode(await aPerson(), 'a', 2_002)).toBe(false);
-      expect(await store.repos.accountFactors.recoveryCodesOf(subjectId)).toEqual({ createdAt: 1_000, lastUsedAt: 2_000, unused: 2 });
-      await store.repos.accountFactors.replaceRecoveryCodes(subjectId, ['d'], 3_000);
-      expect(await store.repos.accountFactors.useRecoveryCode(subjectId, 'a', 3_001)).toBe(false);
-      expect(await store.repos.accountFactors.recoveryCodesOf(subjectId)).toMatchObject({ createdAt: 3_000, unused: 1 });
-      await store.repos.accountFactors.removeRecoveryCodes(subjectId);
-      expect(await store.repos.accountFactors.recoveryCodesOf(subjectId)).toBeUndefined();
+      await suite.store.repos.accountFactors.replaceRecoveryCodes(subjectId, ['a', 'b', 'c'], 1_000);
+      expect(await suite.store.repos.accountFactors.useRecoveryCode(subjectId, 'b', 2_000)).toBe(true);
+      expect(await suite.store.repos.accountFactors.useRecoveryCode(subjectId, 'b', 2_001)).toBe(false);
+      expect(await suite.store.repos.accountFactors.useRecoveryCode(await aPerson(), 'a', 2_002)).toBe(false);
+      expect(await suite.store.repos.accountFactors.recoveryCodesOf(subjectId)).toEqual({ createdAt: 1_000, lastUsedAt: 2_000, unused: 2 });
+      await suite.store.repos.accountFactors.replaceRecoveryCodes(subjectId, ['d'], 3_000);
+      expect(await suite.store.repos.accountFactors.useRecoveryCode(subjectId, 'a', 3_001)).toBe(false);
+      expect(await suite.store.repos.accountFactors.recoveryCodesOf(subjectId)).toMatchObject({ createdAt: 3_000, unused: 1 });
+      await suite.store.repos.accountFactors.removeRecoveryCodes(subjectId);
+      expect(await suite.store.repos.accountFactors.recoveryCodesOf(subjectId)).toBeUndefined();
     });
 
     it('removes one factor or all of a person\'s, never another person\'s', async () => {
       const subjectId = await aPerson();
       const other = aTotp(await aPerson());
       const [first, second] = [aTotp(subjectId), aTotp(subjectId)];
-      for (const factor of [first, second, other]) await store.repos.accountFactors.insert(factor);
-      expect(await store.repos.accountFactors.remove(other.subjectId, first.factorId)).toBe(false);
-      expect(await store.repos.accountFactors.remove(subjectId, first.factorId)).toBe(true);
-      expect(await store.repos.accountFactors.removeAllOf(subjectId)).toBe(1);
-      expect(await store.repos.accountFactors.listOf(other.subjectId)).toHaveLength(1);
+      for (const factor of [first, second, other]) await suite.store.repos.accountFactors.insert(factor);
+      expect(await suite.store.repos.accountFactors.remove(other.subjectId, first.factorId)).toBe(false);
+      expect(await suite.store.repos.accountFactors.remove(subjectId, first.factorId)).toBe(true);
+      expect(await suite.store.repos.accountFactors.removeAllOf(subjectId)).toBe(1);
+      expect(await suite.store.repos.accountFactors.listOf(other.subjectId)).toHaveLength(1);
     });
   });
 
   describe('security settings', () => {
     it('starts at "none", version 1, and changes only from the current version', async () => {
-      expect(await store.repos.securitySettings.get()).toEqual({ mfaRequired: 'none', version: 1 });
-      const racing = await Promise.all(['admins', 'everyone'].map((policy) => store.transaction((repos) => repos.securitySettings.updateIfVersion(1, policy as 'admins' | 'everyone', 1_000))));
+      expect(await suite.store.repos.securitySettings.get()).toEqual({ mfaRequired: 'none', version: 1 });
+      const racing = await Promise.all(['admins', 'everyone'].map((policy) => suite.store.transaction((repos) => repos.securitySettings.updateIfVersion(1, policy as 'admins' | 'everyone', 1_000))));
       expect(racing.filter(Boolean)).toHaveLength(1);
-      const after = await store.repos.securitySettings.get();
+      const after = await suite.store.repos.securitySettings.get();
       expect(after.version).toBe(2);
       expect(after.mfaRequired).toBe(racing[0] ? 'admins' : 'everyone');
-      expect(await store.repos.securitySettings.updateIfVersion(1, 'none', 2_000)).toBe(false);
-      expect(await store.repos.securitySettings.updateIfVersion(2 ** 40, 'none', 2_000)).toBe(false);
+      expect(await suite.store.repos.securitySettings.updateIfVersion(1, 'none', 2_000)).toBe(false);
+      expect(await suite.store.repos.securitySettings.updateIfVersion(2 ** 40, 'none', 2_000)).toBe(false);
     });
   });
 
@@ -142,24 +128,24 @@ describe.each(TEST_ENGINES)('account repositories on %s', (engine) => {
 
     it('gives a key to one of two racing first requests, per caller', async () => {
       const subjectId = randomUUID();
-      const racing = await Promise.all([1, 2].map(() => store.transaction((repos) => repos.idempotencyKeys.reserve(aRecord(subjectId, 'k1')))));
+      const racing = await Promise.all([1, 2].map(() => suite.store.transaction((repos) => repos.idempotencyKeys.reserve(aRecord(subjectId, 'k1')))));
       expect(racing.filter(Boolean)).toHaveLength(1);
-      expect(await store.repos.idempotencyKeys.reserve(aRecord(randomUUID(), 'k1'))).toBe(true);
-      expect(await store.repos.idempotencyKeys.find(subjectId, 'k1')).toEqual({ ...aRecord(subjectId, 'k1'), response: undefined });
+      expect(await suite.store.repos.idempotencyKeys.reserve(aRecord(randomUUID(), 'k1'))).toBe(true);
+      expect(await suite.store.repos.idempotencyKeys.find(subjectId, 'k1')).toEqual({ ...aRecord(subjectId, 'k1'), response: undefined });
     });
 
     it('keeps the first response, and frees a released or expired key', async () => {
       const subjectId = randomUUID();
-      await store.repos.idempotencyKeys.reserve(aRecord(subjectId, 'done'));
-      await store.repos.idempotencyKeys.complete(subjectId, 'done', { status: 201, body: { project: { name: 'Payroll' } } });
-      expect((await store.repos.idempotencyKeys.find(subjectId, 'done'))?.response).toEqual({ status: 201, body: { project: { name: 'Payroll' } } });
-      await store.repos.idempotencyKeys.reserve(aRecord(subjectId, 'failed'));
-      await store.repos.idempotencyKeys.release(subjectId, 'failed');
-      expect(await store.repos.idempotencyKeys.find(subjectId, 'failed')).toBeUndefined();
-      await store.repos.idempotencyKeys.reserve(aRecord(subjectId, 'old', 5_000));
-      expect(await store.repos.idempotencyKeys.pruneExpired(5_000)).toBeGreaterThanOrEqual(1);
-      expect(await store.repos.idempotencyKeys.find(subjectId, 'old')).toBeUndefined();
-      expect(await store.repos.idempotencyKeys.find(subjectId, 'done')).toBeDefined();
+      await suite.store.repos.idempotencyKeys.reserve(aRecord(subjectId, 'done'));
+      await suite.store.repos.idempotencyKeys.complete(subjectId, 'done', { status: 201, body: { project: { name: 'Payroll' } } });
+      expect((await suite.store.repos.idempotencyKeys.find(subjectId, 'done'))?.response).toEqual({ status: 201, body: { project: { name: 'Payroll' } } });
+      await suite.store.repos.idempotencyKeys.reserve(aRecord(subjectId, 'failed'));
+      await suite.store.repos.idempotencyKeys.release(subjectId, 'failed');
+      expect(await suite.store.repos.idempotencyKeys.find(subjectId, 'failed')).toBeUndefined();
+      await suite.store.repos.idempotencyKeys.reserve(aRecord(subjectId, 'old', 5_000));
+      expect(await suite.store.repos.idempotencyKeys.pruneExpired(5_000)).toBeGreaterThanOrEqual(1);
+      expect(await suite.store.repos.idempotencyKeys.find(subjectId, 'old')).toBeUndefined();
+      expect(await suite.store.repos.idempotencyKeys.find(subjectId, 'done')).toBeDefined();
     });
   });
 });

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { User } from '../../src/domain/accounts.ts';
 import { DEFAULT_DIRECTORY_ATTRIBUTES, DEFAULT_UPSTREAM_CLAIMS, type StoredIdentityProvider, type UpstreamIdentity } from '../../src/domain/identity-providers.ts';
-import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
-import { migrateToLatest } from '../../src/storage/migrate.ts';
-import { createStore, type Store } from '../../src/storage/store.ts';
-import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { useMigratedStore } from '../helpers/migrated-store.ts';
 
 function anOidcProvider(name: string, overrides: Partial<Extract<StoredIdentityProvider, { type: 'oidc' }>> = {}): StoredIdentityProvider {
   return {
@@ -51,22 +49,10 @@ function aUser(overrides: Partial<User> = {}): User {
 }
 
 describe.each(TEST_ENGINES)('identity provider and upstream identity repositories on %s', (engine) => {
-  let database: TestDatabase;
-  let opened: OpenedDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    opened = openDatabase(database.url);
-    await migrateToLatest(opened.db);
-    store = createStore(opened.db, engine);
-  });
-  afterAll(async () => {
-    await opened.close();
-    await database.drop();
-  });
+  const suite = useMigratedStore(engine);
 
   it('stores providers of both types and gives back the same shapes, in their order, a name only once', async () => {
-    const { identityProviders } = store.repos;
+    const { identityProviders } = suite.store.repos;
     expect(await identityProviders.nextPosition()).toBe(1);
     const oidc = anOidcProvider('campus', { position: 2 });
     const ldap = aDirectory('directory', 1);
@@ -82,10 +68,10 @@ describe.each(TEST_ENGINES)('identity provider and upstream identity repositorie
   });
 
   it('changes and removes a provider only at the version read, one writer winning', async () => {
-    const { identityProviders } = store.repos;
+    const { identityProviders } = suite.store.repos;
     await identityProviders.insert(anOidcProvider('versioned'));
     const changed = anOidcProvider('versioned', { displayName: 'Renamed', enabled: false, secretSealed: null, hasClientSecret: false, updatedAt: 5_000 });
-    const outcomes = await Promise.all([1, 1, 1].map(() => store.transaction((repos) => repos.identityProviders.replaceIfVersion(changed, 1))));
+    const outcomes = await Promise.all([1, 1, 1].map(() => suite.store.transaction((repos) => repos.identityProviders.replaceIfVersion(changed, 1))));
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     const stored = await identityProviders.find('versioned');
     expect(stored).toMatchObject({ displayName: 'Renamed', enabled: false, secretSealed: null, hasClientSecret: false, version: 2, createdAt: 1_000, updatedAt: 5_000 });
@@ -99,14 +85,14 @@ describe.each(TEST_ENGINES)('identity provider and upstream identity repositorie
   it('links an upstream account to one person once, lists a person\'s links and removes them', async () => {
     const alice = aUser();
     const bob = aUser();
-    await store.repos.users.insert(alice, 'hash');
-    await store.repos.users.insert(bob, '');
-    const { upstreamIdentities } = store.repos;
+    await suite.store.repos.users.insert(alice, 'hash');
+    await suite.store.repos.users.insert(bob, '');
+    const { upstreamIdentities } = suite.store.repos;
     const link = (identityId: string, subjectId: string, subject: string, providerName = 'campus'): UpstreamIdentity => ({
       identityId, providerName, issuer: 'https://id.example.edu', subject, subjectId, createdAt: 3_000, lastSignInAt: null,
     });
     expect(await upstreamIdentities.insert(link('idn_1', alice.subjectId, 'upstream-alice'))).toBe(true);
-    const racing = await Promise.all([link('idn_2', bob.subjectId, 'upstream-x'), link('idn_3', alice.subjectId, 'upstream-x')].map((l) => store.transaction((repos) => repos.upstreamIdentities.insert(l))));
+    const racing = await Promise.all([link('idn_2', bob.subjectId, 'upstream-x'), link('idn_3', alice.subjectId, 'upstream-x')].map((l) => suite.store.transaction((repos) => repos.upstreamIdentities.insert(l))));
     expect(racing.filter(Boolean)).toHaveLength(1);
     expect(await upstreamIdentities.insert(link('idn_4', alice.subjectId, 'upstream-alice', 'other'))).toBe(true);
 
@@ -127,11 +113,11 @@ describe.each(TEST_ENGINES)('identity provider and upstream identity repositorie
   it('finds people by verified email only, whatever its case, and tells who has a password', async () => {
     const verified = aUser({ email: 'Carol@Example.edu', emailVerified: true });
     const unverified = aUser({ email: 'dave@example.edu', emailVerified: false });
-    await store.repos.users.insert(verified, '');
-    await store.repos.users.insert(unverified, '$argon2id$hash');
-    expect((await store.repos.users.listByVerifiedEmail('carol@example.EDU')).map((u) => u.subjectId)).toEqual([verified.subjectId]);
-    expect(await store.repos.users.listByVerifiedEmail('dave@example.edu')).toEqual([]);
-    expect(await store.repos.users.hasPassword(verified.subjectId)).toBe(false);
-    expect(await store.repos.users.hasPassword(unverified.subjectId)).toBe(true);
+    await suite.store.repos.users.insert(verified, '');
+    await suite.store.repos.users.insert(unverified, '$argon2id$hash');
+    expect((await suite.store.repos.users.listByVerifiedEmail('carol@example.EDU')).map((u) => u.subjectId)).toEqual([verified.subjectId]);
+    expect(await suite.store.repos.users.listByVerifiedEmail('dave@example.edu')).toEqual([]);
+    expect(await suite.store.repos.users.hasPassword(verified.subjectId)).toBe(false);
+    expect(await suite.store.repos.users.hasPassword(unverified.subjectId)).toBe(true);
   });
 });

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/domain/digests.ts';
-import { openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
-import { migrateToLatest } from '../../src/storage/migrate.ts';
 import type { ClientRecord } from '../../src/storage/repositories/client-repository.ts';
 import type { OidcArtifact } from '../../src/storage/repositories/oidc-payload-repository.ts';
-import { createStore, type Store } from '../../src/storage/store.ts';
-import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { useMigratedStore } from '../helpers/migrated-store.ts';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 const HOUR = 3600_000;
@@ -22,22 +20,10 @@ const artifact = (kind: string, id: string, fields: Partial<OidcArtifact> = {}):
 });
 
 describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
-  let database: TestDatabase;
-  let opened: OpenedDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    database = await createTestDatabase(engine);
-    opened = openDatabase(database.url);
-    await migrateToLatest(opened.db);
-    store = createStore(opened.db, engine);
-  });
-  afterAll(async () => {
-    await opened.close();
-    await database.drop();
-  });
+  const suite = useMigratedStore(engine);
 
-  const payloads = () => store.repos.oidcPayloads;
-  const rowsOf = (kind: string) => opened.db.selectFrom('oidc_payloads').selectAll().where('kind', '=', kind).execute();
+  const payloads = () => suite.store.repos.oidcPayloads;
+  const rowsOf = (kind: string) => suite.db.selectFrom('oidc_payloads').selectAll().where('kind', '=', kind).execute();
 
   it('stores only the digest of an id: the row and its payload never hold the id, and a find by the id fills jti in again', async () => {
     const token = 'at-token-value-0123456789abcdefghijklmnop';
@@ -118,18 +104,18 @@ describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
     await payloads().upsert(artifact('AccessToken', 'leaver-expired', { accountId: 'leaver', expiresAt: NOW - 1 }));
 
     // Rolled back with the transaction it ran in: nothing goes.
-    await expect(store.transaction(async (repos) => {
+    await expect(suite.store.transaction(async (repos) => {
       expect(await repos.oidcPayloads.revokeAllForAccount('leaver')).toBe(7);
       throw new Error('roll back');
     })).rejects.toThrow('roll back');
     for (const kind of kinds) expect(await payloads().find(kind, `leaver-${kind}`, NOW)).toBeDefined();
 
-    expect(await store.transaction((repos) => repos.oidcPayloads.revokeAllForAccount('leaver'))).toBe(7);
+    expect(await suite.store.transaction((repos) => repos.oidcPayloads.revokeAllForAccount('leaver'))).toBe(7);
     for (const kind of kinds) {
       expect(await payloads().find(kind, `leaver-${kind}`, NOW), kind).toBeUndefined();
       expect(await payloads().find(kind, `stayer-${kind}`, NOW), kind).toBeDefined();
     }
-    const left = await opened.db.selectFrom('oidc_payloads').select('kind').where('account_id', '=', 'leaver').execute();
+    const left = await suite.db.selectFrom('oidc_payloads').select('kind').where('account_id', '=', 'leaver').execute();
     // Consent given on the consent page is no credential, and is kept.
     expect(left).toEqual([{ kind: 'RememberedConsent' }]);
     expect(await payloads().rememberedConsentScopes('leaver', 'client-1', NOW)).toEqual(['openid']);
@@ -143,7 +129,7 @@ describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
     expect(await payloads().rememberedConsentScopes('subject-3', 'client-1', NOW)).toEqual(['openid', 'email']);
     expect(await payloads().rememberedConsentScopes('subject-3', 'client-2', NOW)).toEqual(['openid']);
     expect(await payloads().rememberedConsentScopes('subject-3', 'client-1', NOW + HOUR)).toEqual([]);
-    const rows = await opened.db.selectFrom('oidc_payloads').selectAll().where('account_id', '=', 'subject-3').execute();
+    const rows = await suite.db.selectFrom('oidc_payloads').selectAll().where('account_id', '=', 'subject-3').execute();
     expect(rows.map((row) => row.id).sort()).toEqual([sha256Hex('subject-3 client-1'), sha256Hex('subject-3 client-2')].sort());
   });
 
@@ -151,24 +137,24 @@ describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
     for (let i = 0; i < 25; i += 1) await payloads().upsert(artifact('Interaction', `old-${i}`, { expiresAt: NOW - 1 }));
     await payloads().upsert(artifact('Interaction', 'live', { expiresAt: NOW + 1 }));
     await payloads().upsert(artifact('Grant', 'unexpiring', { expiresAt: null }));
-    const expiredBefore = (await opened.db.selectFrom('oidc_payloads').select('id').where('expires_at', '<', NOW).execute()).length;
+    const expiredBefore = (await suite.db.selectFrom('oidc_payloads').select('id').where('expires_at', '<', NOW).execute()).length;
     expect(expiredBefore).toBeGreaterThanOrEqual(25);
     expect(await payloads().pruneExpired(NOW, 10)).toBe(expiredBefore);
-    expect(await opened.db.selectFrom('oidc_payloads').select('id').where('expires_at', '<', NOW).execute()).toEqual([]);
+    expect(await suite.db.selectFrom('oidc_payloads').select('id').where('expires_at', '<', NOW).execute()).toEqual([]);
     expect(await payloads().find('Interaction', 'live', NOW)).toBeDefined();
     expect(await payloads().find('Grant', 'unexpiring', NOW)).toBeDefined();
     expect(await payloads().pruneExpired(NOW, 10)).toBe(0);
   });
 
   it('lists the grants of native clients only, newest first and in pages, notes their use at most once an interval, and finds one by id', async () => {
-    await store.repos.projects.insert({ projectId: 'prj_grants', name: 'Grants', description: '', status: 'active', version: 1, createdAt: 1, updatedAt: 1 });
+    await suite.store.repos.projects.insert({ projectId: 'prj_grants', name: 'Grants', description: '', status: 'active', version: 1, createdAt: 1, updatedAt: 1 });
     const client = (clientId: string, clientType: 'web' | 'native'): ClientRecord => ({
       clientId, projectId: 'prj_grants', clientType, displayName: `Client ${clientId}`, description: '', redirectUris: ['http://127.0.0.1/cb'],
       postLogoutRedirectUris: [], scopeWhitelist: ['openid'], requirePkce: true, status: 'active', revision: 1, clientVersion: 1, createdAt: 1, updatedAt: 1,
     });
-    await store.repos.clients.insert(client('cli_native', 'native'), null);
-    await store.repos.clients.insert(client('cli_web', 'web'), null);
-    await store.repos.users.insert({ subjectId: 'sub-grants', account: 'grace', displayName: 'Grace', email: null, emailVerified: false, studentStatus: 'unknown', isAdmin: false, status: 'active', createdAt: 1, updatedAt: 1 }, 'hash');
+    await suite.store.repos.clients.insert(client('cli_native', 'native'), null);
+    await suite.store.repos.clients.insert(client('cli_web', 'web'), null);
+    await suite.store.repos.users.insert({ subjectId: 'sub-grants', account: 'grace', displayName: 'Grace', email: null, emailVerified: false, studentStatus: 'unknown', isAdmin: false, status: 'active', createdAt: 1, updatedAt: 1 }, 'hash');
     const grant = (grantId: string, clientId: string, expiresAt: number) =>
       payloads().upsert(artifact('Grant', grantId, { grantId, accountId: 'sub-grants', expiresAt, payload: { jti: grantId, accountId: 'sub-grants', clientId, iat: 1 } }));
     await grant('grant-a', 'cli_native', NOW + 3 * HOUR);

@@ -26,6 +26,9 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
             <Link to="/" aria-current={inProjects ? 'page' : undefined}>
               {t('console.nav.projects')}
             </Link>
+            <Link to="/account" aria-current={path === '/account' || path.startsWith('/account/') ? 'page' : undefined}>
+              {t('console.nav.myAccount')}
+            </Link>
             {user.isAdmin && (
               <Link to="/admin/users" aria-current={path.startsWith('/admin/users') ? 'page' : undefined}>
                 {t('console.nav.users')}

@@ -1,4 +1,5 @@
 import type { SessionUser } from './api/types.ts';
+import { AccountLayout, accountSectionFor } from './pages/account-layout.tsx';
 import { AdminAssistantGrantsPage } from './pages/admin-assistant-grants-page.tsx';
 import { AdminIdentityProvidersPage } from './pages/admin-identity-providers-page.tsx';
 import { AdminUsersPage } from './pages/admin-users-page.tsx';
@@ -20,6 +21,8 @@ const projectRoutes: [string, ProjectTab][] = [
 /** The page for a path below /console. */
 export function routeFor(path: string, user: SessionUser) {
   if (path === '/' || path === '/projects') return <ProjectsPage />;
+  const accountSection = accountSectionFor(path);
+  if (accountSection) return <AccountLayout section={accountSection} />;
   if (path === '/admin/users') return user.isAdmin ? <AdminUsersPage /> : <NotFoundPage />;
   if (path === '/admin/assistant-grants') return user.isAdmin ? <AdminAssistantGrantsPage /> : <NotFoundPage />;
   if (path === '/admin/identity-providers') return user.isAdmin ? <AdminIdentityProvidersPage /> : <NotFoundPage />;

@@ -53,8 +53,9 @@ export async function loadSession(): Promise<void> {
   }
 }
 
-export async function signIn(account: string, password: string): Promise<void> {
-  await unwrap(api.POST('/auth/login', { body: { account, password } }));
+/** `otp`: the authenticator's code or a recovery code, for a person with a second factor (else 401 mfa_required). */
+export async function signIn(account: string, password: string, otp?: string): Promise<void> {
+  await unwrap(api.POST('/auth/login', { body: { account, password, ...(otp ? { otp } : {}) } }));
   // The session has its own CSRF token, different from the login-CSRF token.
   await loadSession();
   update({ notice: null });

@@ -1,4 +1,4 @@
-import { changeEmailRequest, changeEmailResponse } from '../contracts/account-email.ts';
+import { changeEmailRequest, changeEmailResponse, currentEmailResponse } from '../contracts/account-email.ts';
 import { defineOperation } from '../operation.ts';
 
 export const changeMyEmail = defineOperation({
@@ -26,4 +26,24 @@ export const changeMyEmail = defineOperation({
   },
 });
 
-export const accountEmailOperations = [changeMyEmail];
+export const getMyEmail = defineOperation({
+  operationId: 'getMyEmail',
+  method: 'GET',
+  path: '/account/email',
+  tag: 'My account',
+  summary: 'Read my email address',
+  description: 'Your address, whether it is verified, and whether Sesame can mail a verification link (`POST /account/email` needs outgoing mail).',
+  access: 'session',
+  response: {
+    status: 200,
+    description: 'Your address.',
+    schema: currentEmailResponse,
+    example: { email: 'alice@example.com', emailVerified: true, mailEnabled: true },
+  },
+  errors: [],
+  async handle({ services, actor }) {
+    return services.emailVerification.currentEmail(actor);
+  },
+});
+
+export const accountEmailOperations = [getMyEmail, changeMyEmail];

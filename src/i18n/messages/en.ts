@@ -207,6 +207,7 @@ export const en = {
   'console.brandSub': 'console',
   'console.nav.label': 'Main',
   'console.nav.projects': 'Projects',
+  'console.nav.myAccount': 'My account',
   'console.nav.users': 'Users',
   'console.nav.assistantGrants': 'Assistant grants',
   'console.nav.identityProviders': 'Identity providers',

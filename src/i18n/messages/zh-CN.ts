@@ -189,6 +189,7 @@ export const zhCN: Messages = {
   'console.brandSub': '控制台',
   'console.nav.label': '主导航',
   'console.nav.projects': '项目',
+  'console.nav.myAccount': '我的账户',
   'console.nav.users': '用户',
   'console.nav.assistantGrants': '助手授权',
   'console.nav.identityProviders': '身份提供方',

@@ -18,15 +18,16 @@ export interface ConsoleServer extends OidcTestServer {
  * The real Sesame app on SQLite, listening on 127.0.0.1 with the console built from web/,
  * and a known administrator. The clock is manual, so a test can make a session expire.
  */
-export async function startConsoleServer(options: { issuerHost?: 'localhost' } = {}): Promise<ConsoleServer> {
+export async function startConsoleServer(options: { issuerHost?: 'localhost'; env?: Record<string, string> } = {}): Promise<ConsoleServer> {
   await buildConsoleIfStale({ quiet: true });
   const server = await startOidcTestServer(
     'sqlite',
     {
       OIDC_BOOTSTRAP_ADMIN_ACCOUNT: ADMIN.account,
       OIDC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      ...options.env,
     },
-    options,
+    options.issuerHost ? { issuerHost: options.issuerHost } : {},
   );
   return Object.assign(server, {
     consoleUrl: (path = '/') => `${server.issuer}/console${path}`,

@@ -507,7 +507,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read my email address
+         * @description Your address, whether it is verified, and whether Sesame can mail a verification link (`POST /account/email` needs outgoing mail).
+         */
+        get: operations["getMyEmail"];
         put?: never;
         /**
          * Change and verify my email address
@@ -6077,6 +6081,78 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "alice@example.com",
+                     *       "emailVerified": true,
+                     *       "mailEnabled": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Your address; null when none is set. */
+                        email: string | null;
+                        /** @description Whether the address is verified (`email_verified` in ID tokens). */
+                        emailVerified: boolean;
+                        /** @description Whether Sesame sends mail (SMTP_URL). Without it, `POST /account/email` is refused: ask an administrator to set your address. */
+                        mailEnabled: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -18,6 +18,12 @@ export type AssistantGrant = Schemas['AssistantGrant'];
 export type DirectoryUser = Schemas['UserSummary'];
 /** The roles a member can be given or changed to; owner changes only by transfer. */
 export type AssignableRole = operations['changeMemberRole']['requestBody']['content']['application/json']['role'];
+export type AccountSession = Schemas['AccountSession'];
+export type Consent = Schemas['Consent'];
+export type Factor = Schemas['Factor'];
+export type MyEmail = operations['getMyEmail']['responses'][200]['content']['application/json'];
+/** The secret and QR code of an authenticator being added; shown once, dropped when its dialog closes. */
+export type TotpEnrolment = operations['startTotp']['responses'][201]['content']['application/json'];
 export type IdentityProvider = Schemas['IdentityProvider'];
 export type NewIdentityProvider = operations['createIdentityProvider']['requestBody']['content']['application/json'];
 export type IdentityProviderChanges = operations['updateIdentityProvider']['requestBody']['content']['application/json'];

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from '../api/client.ts';
 import { FormError } from '../components/form-error.tsx';
 import { TextField } from '../components/field.tsx';
+import { OneTimeCodeField } from '../components/one-time-code-field.tsx';
 import { navigate, safeNextPath, useLocation } from '../router.ts';
 import { signIn, useSession } from '../session.ts';
 import { PasskeySignIn } from './passkey-sign-in.tsx';
@@ -9,11 +10,19 @@ import { toApiError } from '../use-resource.ts';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
 import { currentLocale, t, useLocale } from '../i18n.ts';
 
+const TEXT = {
+  code: 'One-time code',
+  codeHint: 'The 6-digit code your authenticator app shows now, or one of your recovery codes.',
+  codeNeeded: 'Your account has a second factor: enter the code from your authenticator app to finish signing in.',
+} as const;
+
 export function SignInPage() {
   const session = useSession();
   const location = useLocation();
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
+  const [otp, setOtp] = useState('');
+  const [needsCode, setNeedsCode] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const next = safeNextPath(location.query.get('next'));
@@ -32,10 +41,17 @@ export function SignInPage() {
     setBusy(true);
     setError(undefined);
     try {
-      await signIn(account.trim(), password);
+      await signIn(account.trim(), password, needsCode ? otp.replace(/\s/g, '') : undefined);
       navigate(next, { replace: true });
     } catch (caught) {
-      setError(toApiError(caught));
+      const apiError = toApiError(caught);
+      setOtp('');
+      // The password was right; the code is what is missing: keep the password and ask for it.
+      if (apiError.code === 'mfa_required') {
+        setNeedsCode(true);
+        return;
+      }
+      setError(apiError);
       setPassword('');
     } finally {
       setBusy(false);
@@ -50,7 +66,7 @@ export function SignInPage() {
         <h1 tabIndex={-1} data-route-focus>
           {t('console.signIn.title')}
         </h1>
-        {session.notice && !error && (
+        {session.notice && !error && !needsCode && (
           <div class="alert alert-info" role="status">
             {session.notice}
           </div>
@@ -78,6 +94,14 @@ export function SignInPage() {
             onValue={setPassword}
             error={fieldErrors.password}
           />
+          {needsCode && (
+            <>
+              <div class="alert alert-info" role="status">
+                {TEXT.codeNeeded}
+              </div>
+              <OneTimeCodeField label={TEXT.code} hint={TEXT.codeHint} name="otp" value={otp} onValue={setOtp} error={fieldErrors.otp} focusOnMount />
+            </>
+          )}
           <button type="submit" class="button button-primary" disabled={busy || session.status === 'loading'}>
             {busy ? t('console.signIn.busy') : t('console.signIn.submit')}
           </button>

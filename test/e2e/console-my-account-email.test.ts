@@ -1,0 +1,70 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { systemActor } from '../../src/domain/actor.ts';
+import { TEST_ENGINES } from '../helpers/engines.ts';
+import { linkToken, startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture.ts';
+import { seriousAccessibilityProblems } from './support/axe.ts';
+import { DESKTOP, launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
+import { signInHere } from './support/console-actions.ts';
+import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { saveScreenshot } from './support/screenshots.ts';
+
+// My email address in the console, with outgoing mail to a real SMTP server: a new address is saved
+// unverified, the mailed link verifies it, and the page shows which it is.
+describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account email address (SQLite, Chromium, SMTP)', () => {
+  let server: ConsoleServer;
+  let smtp: SmtpCapture;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+    server = await startConsoleServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Sesame <sesame@example.test>' } });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await smtp?.stop();
+  });
+
+  test('change my address: it shows as not verified until the mailed link is confirmed, then as verified', async () => {
+    const password = 'vera-password-e2e';
+    await server.services.users.createUser(systemActor, { account: 'vera', displayName: 'Vera Verified', email: 'vera@example.test', emailVerified: true, password });
+    const { page, context, problems } = await openWatchedPage(browser, DESKTOP);
+    await page.goto(server.consoleUrl('/account'));
+    await page.waitForURL(/\/console\/sign-in/);
+    await signInHere(page, 'vera', password);
+    const email = page.getByRole('region', { name: 'My email address' });
+    await email.getByText('vera@example.test').waitFor();
+    await email.getByText('verified', { exact: true }).waitFor();
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      expect(await seriousAccessibilityProblems(page), 'axe on my-account-email').toEqual([]);
+      await saveScreenshot(page, 'my-account-email');
+    }
+    await page.setViewportSize(DESKTOP);
+
+    await email.getByLabel('New email address').fill('not an address');
+    await email.getByRole('button', { name: 'Save and send verification link' }).click();
+    await email.getByText('must be an email address').waitFor();
+    await email.getByLabel('New email address').fill('vera@new.example.test');
+    await email.getByRole('button', { name: 'Save and send verification link' }).click();
+    await email.getByRole('status').getByText('A verification link is on its way to vera@new.example.test').waitFor();
+    await email.getByText('vera@new.example.test', { exact: true }).waitFor();
+    await email.getByText('not verified', { exact: true }).waitFor();
+    expect((await server.services.users.findByAccount('vera'))?.emailVerified).toBe(false);
+
+    const mail = await smtp.waitFor((m) => m.envelopeTo.includes('vera@new.example.test'));
+    const token = linkToken(mail, server.issuer, '/account/verify-email/');
+    await page.goto(`${server.issuer}/account/verify-email/${token}`);
+    await page.getByRole('button', { name: 'Confirm address' }).click();
+    await page.goto(server.consoleUrl('/account'));
+    await email.getByText('vera@new.example.test', { exact: true }).waitFor();
+    await email.getByText('verified', { exact: true }).waitFor();
+    expect(await email.getByText('not verified', { exact: true }).count()).toBe(0);
+
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+});

@@ -1,0 +1,211 @@
+import { useState } from 'preact/hooks';
+import { PASSWORD_RULES } from '../../../src/domain/passwords.ts';
+import { api, unwrap, type ApiError } from '../api/client.ts';
+import { Badge } from '../components/badge.tsx';
+import { TextField } from '../components/field.tsx';
+import { FormError } from '../components/form-error.tsx';
+import { LoadError, Loading } from '../components/load-state.tsx';
+import { PanelHeader } from '../components/panel-header.tsx';
+import { toApiError, useResource } from '../use-resource.ts';
+
+const TEXT = {
+  title: 'Password and email',
+  passwordTitle: 'Change my password',
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+  repeatPassword: 'Repeat the new password',
+  newPasswordHint: `${PASSWORD_RULES.minLength} to ${PASSWORD_RULES.maxLength} characters. A long passphrase of several words is easiest to remember.`,
+  passwordsDiffer: 'The two new passwords differ; type the same one twice.',
+  passwordNeeded: 'Type your current password.',
+  changePassword: 'Change password',
+  changingPassword: 'Changing…',
+  passwordChanged:
+    'Your password is changed. Every other session of yours has ended: other console sign-ins, Agent API tokens, and sign-ins at applications, whose tokens stopped working. This browser stays signed in.',
+  passwordExplainer: 'Changing your password signs you out everywhere else, including applications and assistants that act for you.',
+  emailTitle: 'My email address',
+  emailLabel: 'Current address',
+  noEmail: 'none',
+  verified: 'verified',
+  unverified: 'not verified',
+  unverifiedHint: 'Applications see that this address is not verified (email_verified is false). Open the link mailed to it, or send a new one below.',
+  newEmail: 'New email address',
+  newEmailHint: 'Sesame mails a link to the new address; it counts as verified once you open the link.',
+  sendLink: 'Save and send verification link',
+  resendLink: 'Send a new verification link',
+  sending: 'Sending…',
+  linkSent: (email: string) => `Saved. A verification link is on its way to ${email}; open it within 24 hours to verify the address.`,
+  alreadyVerified: (email: string) => `${email} is already your verified address; nothing changed.`,
+  noMail: 'Sesame sends no mail here (SMTP_URL is not set), so you cannot change or verify your address yourself. Ask an administrator to set it.',
+  loading: 'your email address',
+} as const;
+
+export function AccountProfilePanel() {
+  return (
+    <section>
+      <PanelHeader title={TEXT.title} />
+      <div class="settings-grid">
+        <ChangePasswordSection />
+        <EmailSection />
+      </div>
+    </section>
+  );
+}
+
+function ChangePasswordSection() {
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [localErrors, setLocalErrors] = useState<{ currentPassword?: string; repeated?: string }>({});
+  const [done, setDone] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setDone(false);
+    setError(undefined);
+    const problems = {
+      ...(currentPassword === '' ? { currentPassword: TEXT.passwordNeeded } : {}),
+      ...(newPassword !== repeated ? { repeated: TEXT.passwordsDiffer } : {}),
+    };
+    setLocalErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    setBusy(true);
+    try {
+      await unwrap(api.POST('/account/password', { body: { currentPassword, newPassword } }));
+      setCurrentPassword('');
+      setNewPassword('');
+      setRepeated('');
+      setDone(true);
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="card section-card" aria-labelledby="change-password-title">
+      <h3 id="change-password-title">{TEXT.passwordTitle}</h3>
+      <p class="small muted">{TEXT.passwordExplainer}</p>
+      <div role="status">{done && <div class="alert alert-success">{TEXT.passwordChanged}</div>}</div>
+      <FormError error={error} fieldsShown />
+      <form onSubmit={submit} noValidate aria-label={TEXT.passwordTitle}>
+        <TextField
+          label={TEXT.currentPassword}
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={currentPassword}
+          onValue={setCurrentPassword}
+          error={localErrors.currentPassword ?? error?.fieldErrors.currentPassword}
+        />
+        <TextField
+          label={TEXT.newPassword}
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={newPassword}
+          onValue={setNewPassword}
+          hint={TEXT.newPasswordHint}
+          error={error?.fieldErrors.newPassword}
+        />
+        <TextField
+          label={TEXT.repeatPassword}
+          name="repeatPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={repeated}
+          onValue={setRepeated}
+          error={localErrors.repeated}
+        />
+        <div class="form-actions">
+          <button type="submit" class="button button-primary" disabled={busy}>
+            {busy ? TEXT.changingPassword : TEXT.changePassword}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function EmailSection() {
+  const current = useResource('account-email', () => unwrap(api.GET('/account/email')));
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [notice, setNotice] = useState('');
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!current.data) return;
+    setBusy(true);
+    setError(undefined);
+    setNotice('');
+    try {
+      // An empty field with an unverified address on file asks for a new link to that address.
+      const target = email.trim() || (current.data.email && !current.data.emailVerified ? current.data.email : '');
+      const saved = await unwrap(api.POST('/account/email', { body: { email: target } }));
+      current.set({ ...current.data, email: saved.email, emailVerified: saved.emailVerified });
+      setNotice(saved.emailVerified ? TEXT.alreadyVerified(saved.email) : TEXT.linkSent(saved.email));
+      setEmail('');
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const data = current.data;
+  return (
+    <section class="card section-card" aria-labelledby="my-email-title">
+      <h3 id="my-email-title">{TEXT.emailTitle}</h3>
+      {current.error && <LoadError error={current.error} onRetry={() => void current.reload()} />}
+      {!data && !current.error && <Loading what={TEXT.loading} />}
+      {data && (
+        <>
+          <dl class="facts">
+            <div>
+              <dt>{TEXT.emailLabel}</dt>
+              <dd>
+                {data.email ? <span>{data.email}</span> : <span class="muted">{TEXT.noEmail}</span>}{' '}
+                {data.email && <Badge tone={data.emailVerified ? 'success' : 'warning'}>{data.emailVerified ? TEXT.verified : TEXT.unverified}</Badge>}
+              </dd>
+            </div>
+          </dl>
+          {data.email && !data.emailVerified && <p class="small muted">{TEXT.unverifiedHint}</p>}
+          <div role="status">{notice && <div class="alert alert-success">{notice}</div>}</div>
+          {data.mailEnabled ? (
+            <form class="account-email-form" onSubmit={submit} noValidate aria-label={TEXT.emailTitle}>
+              <FormError error={error} fieldsShown />
+              <TextField
+                label={TEXT.newEmail}
+                name="email"
+                type="email"
+                autoComplete="email"
+                spellcheck={false}
+                required
+                value={email}
+                onValue={setEmail}
+                hint={TEXT.newEmailHint}
+                error={error?.fieldErrors.email}
+              />
+              <div class="form-actions">
+                <button type="submit" class="button button-primary" disabled={busy}>
+                  {busy ? TEXT.sending : data.email && !data.emailVerified && email.trim() === '' ? TEXT.resendLink : TEXT.sendLink}
+                </button>
+              </div>
+            </form>
+          ) : (
+            <div class="alert alert-info">
+              <p>{TEXT.noMail}</p>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { api, unwrap, type ApiError } from '../api/client.ts';
+import type { Factor, TotpEnrolment } from '../api/types.ts';
+import { CopyButton } from '../components/copy-button.tsx';
+import { Dialog } from '../components/dialog.tsx';
+import { TextField } from '../components/field.tsx';
+import { FormError } from '../components/form-error.tsx';
+import { OneTimeCodeField } from '../components/one-time-code-field.tsx';
+import { QrCode } from '../components/qr-code.tsx';
+import { toApiError } from '../use-resource.ts';
+
+const TEXT = {
+  title: 'Add an authenticator app',
+  intro: 'Any app that shows 6-digit codes works (for example Google Authenticator, Microsoft Authenticator, 1Password or Aegis).',
+  name: 'Name',
+  nameHint: 'So you can tell your authenticators apart, e.g. "Phone".',
+  defaultName: 'Authenticator app',
+  next: 'Continue',
+  starting: 'Preparing…',
+  scan: 'Scan this QR code with the app, or type the secret into it.',
+  qrLabel: 'QR code to scan with your authenticator app',
+  secret: 'Secret',
+  secretHint: 'For typing into the app by hand: time-based, 6 digits, every 30 seconds. Sesame shows it only now.',
+  copySecret: 'Copy secret',
+  code: 'Code from the app',
+  codeHint: 'The 6 digits the app shows now.',
+  confirm: 'Confirm',
+  confirming: 'Checking…',
+  cancel: 'Cancel',
+} as const;
+
+interface AddAuthenticatorDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** The confirmed authenticator, and the recovery codes when it is the first factor. */
+  onAdded: (factor: Factor, recoveryCodes: string[] | undefined) => void;
+}
+
+/** Two steps: name it and get its secret and QR code; confirm it with a first code. */
+export function AddAuthenticatorDialog({ open, onClose, onAdded }: AddAuthenticatorDialogProps) {
+  const [name, setName] = useState('');
+  const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const secretId = useId();
+  const scanStep = useRef<HTMLParagraphElement>(null);
+
+  // The first step's controls are gone: focus goes to the start of the second.
+  useEffect(() => {
+    if (enrolment) scanStep.current?.focus();
+  }, [enrolment]);
+
+  const reset = () => {
+    setName('');
+    setEnrolment(null);
+    setCode('');
+    setError(undefined);
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+
+  const start = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      setEnrolment(await unwrap(api.POST('/account/factors/totp', { body: { name: name.trim() || TEXT.defaultName } })));
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirm = async (event: Event) => {
+    event.preventDefault();
+    if (!enrolment) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await unwrap(
+        api.POST('/account/factors/totp/{factorId}/confirm', { params: { path: { factorId: enrolment.factorId } }, body: { code: code.replace(/\s/g, '') } }),
+      );
+      reset();
+      onAdded(result.factor, result.recoveryCodes);
+    } catch (caught) {
+      setError(toApiError(caught));
+      setCode('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} title={TEXT.title} onClose={close} wide>
+      {!enrolment ? (
+        <form onSubmit={start} noValidate>
+          <p>{TEXT.intro}</p>
+          <FormError error={error} fieldsShown />
+          <TextField label={TEXT.name} name="name" value={name} onValue={setName} placeholder={TEXT.defaultName} hint={TEXT.nameHint} error={error?.fieldErrors.name} />
+          <div class="actions dialog-actions">
+            <button type="button" class="button" onClick={close}>
+              {TEXT.cancel}
+            </button>
+            <button type="submit" class="button button-primary" disabled={busy}>
+              {busy ? TEXT.starting : TEXT.next}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <form onSubmit={confirm} noValidate>
+          <p ref={scanStep} tabIndex={-1}>
+            {TEXT.scan}
+          </p>
+          <div class="qr-frame">
+            <QrCode svg={enrolment.qrCodeSvg} label={TEXT.qrLabel} />
+          </div>
+          <div class="field">
+            <label for={secretId}>{TEXT.secret}</label>
+            <div class="copy-row">
+              <input id={secretId} class="secret-input" type="text" readOnly value={enrolment.secret} spellcheck={false} aria-describedby={`${secretId}-hint`} />
+              <CopyButton text={enrolment.secret} label={TEXT.copySecret} fallbackTargetId={secretId} />
+            </div>
+            <p class="field-hint" id={`${secretId}-hint`}>
+              {TEXT.secretHint}
+            </p>
+          </div>
+          <FormError error={error} fieldsShown />
+          <OneTimeCodeField label={TEXT.code} hint={TEXT.codeHint} name="code" value={code} onValue={setCode} error={error?.fieldErrors.code} />
+          <div class="actions dialog-actions">
+            <button type="button" class="button" onClick={close}>
+              {TEXT.cancel}
+            </button>
+            <button type="submit" class="button button-primary" disabled={busy}>
+              {busy ? TEXT.confirming : TEXT.confirm}
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,90 @@
+import { startRegistration, WebAuthnError, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import { useState } from 'preact/hooks';
+import { ApiError, api, unwrap } from '../api/client.ts';
+import type { operations } from '../api/schema.ts';
+import type { Factor } from '../api/types.ts';
+import { Dialog } from '../components/dialog.tsx';
+import { TextField } from '../components/field.tsx';
+import { FormError } from '../components/form-error.tsx';
+import { toApiError } from '../use-resource.ts';
+
+const TEXT = {
+  title: 'Add a passkey',
+  intro:
+    'A passkey lives on this device (or your phone, or a security key) and is unlocked with your fingerprint, face or PIN. It signs you in without a password, or as the second step after it.',
+  name: 'Name',
+  nameHint: 'So you can tell your passkeys apart, e.g. "Laptop" or "Security key".',
+  defaultName: 'Passkey',
+  create: 'Create passkey',
+  creating: 'Waiting for your device…',
+  cancel: 'Cancel',
+  cancelled: 'No passkey was made: the request was cancelled or timed out. Try again when you are ready.',
+  failed: 'Your browser could not make a passkey here. Try again, or use another browser or device.',
+} as const;
+
+interface AddPasskeyDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** The new passkey, and the recovery codes when it is the first factor. */
+  onAdded: (factor: Factor, recoveryCodes: string[] | undefined) => void;
+}
+
+/** Names the passkey, lets the browser make it from Sesame's options, and registers the browser's answer. */
+export function AddPasskeyDialog({ open, onClose, onAdded }: AddPasskeyDialogProps) {
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+
+  const close = () => {
+    setName('');
+    setError(undefined);
+    onClose();
+  };
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const options = await unwrap(api.POST('/account/factors/passkeys/options'));
+      const credential = await startRegistration({ optionsJSON: options as PublicKeyCredentialCreationOptionsJSON }).catch((caught: unknown) => {
+        throw browserProblem(caught);
+      });
+      const result = await unwrap(
+        api.POST('/account/factors/passkeys', { body: { name: name.trim() || TEXT.defaultName, response: credential as unknown as PasskeyAnswer } }),
+      );
+      setName('');
+      onAdded(result.factor, result.recoveryCodes);
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} title={TEXT.title} onClose={close}>
+      <form onSubmit={create} noValidate>
+        <p>{TEXT.intro}</p>
+        <FormError error={error} fieldsShown />
+        <TextField label={TEXT.name} name="name" value={name} onValue={setName} placeholder={TEXT.defaultName} hint={TEXT.nameHint} error={error?.fieldErrors.name} />
+        <div class="actions dialog-actions">
+          <button type="button" class="button" onClick={close}>
+            {TEXT.cancel}
+          </button>
+          <button type="submit" class="button button-primary" disabled={busy}>
+            {busy ? TEXT.creating : TEXT.create}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+type PasskeyAnswer = operations['addPasskey']['requestBody']['content']['application/json']['response'];
+
+/** The browser's refusal in words: a cancelled prompt is the person's choice, anything else a problem here. */
+function browserProblem(caught: unknown): ApiError {
+  const cancelled = caught instanceof WebAuthnError ? caught.code === 'ERROR_CEREMONY_ABORTED' || caught.name === 'NotAllowedError' : caught instanceof Error && caught.name === 'NotAllowedError';
+  return new ApiError(0, 'passkey_not_made', cancelled ? TEXT.cancelled : TEXT.failed);
+}

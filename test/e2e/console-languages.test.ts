@@ -69,7 +69,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
   /**
    * English left on the page (or a part of it): runs of two or more English words in what a person reads, and raw
    * catalogue keys. Code, field values, the language menu and the audit log's recorded values are data, and so are
-   * host names like example.edu; names of protocols that are never translated are allowed.
+   * host names like example.edu; names of protocols and products, never translated, are allowed.
    */
   const englishOn = (page: import('playwright-core').Page, within = 'body') =>
     page.evaluate((within) => {
@@ -84,7 +84,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
       for (const element of root.querySelectorAll('[aria-label], [title], [placeholder]')) {
         if (!element.closest(skipped)) texts.push(...['aria-label', 'title', 'placeholder'].map((name) => element.getAttribute(name) ?? ''));
       }
-      const words = texts.join('\n').replace(/OpenID Connect( Core)?|Agent API|HTTP Basic/g, '');
+      const words = texts.join('\n').replace(/OpenID Connect( Core)?|Agent API|HTTP Basic|Claude Code|VS Code|(Google|Microsoft) Authenticator/g, '');
       return [...(words.match(/(?<![\w.])[A-Za-z]{2,}(?:[ ,:;()]+[A-Za-z]{2,})+(?!\w|\.\w)/g) ?? []), ...(words.match(/\bconsole\.[a-z][\w.]+/g) ?? [])];
     }, within);
 
@@ -159,6 +159,18 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
       await page.getByRole('heading', { level: 2, name }).waitFor();
       await check(section);
     }
+
+    // My account, every section.
+    for (const [path, name] of [['/account', '密码和邮箱'], ['/account/sessions', '会话'], ['/account/applications', '应用和助手'], ['/account/security', '第二重验证'], ['/account/identities', '已关联的身份']] as const) {
+      await visit(path, '我的账户');
+      await page.getByRole('heading', { level: 2, name }).first().waitFor();
+      await check(path);
+    }
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    await page.goto(server.consoleUrl('/account/security'));
+    await page.getByRole('button', { name: '添加身份验证器应用' }).click();
+    await page.getByRole('dialog', { name: '添加身份验证器应用' }).waitFor();
+    await check('add authenticator dialog');
 
     expect(leftOn).toEqual({});
     expect(problems).toEqual([]);

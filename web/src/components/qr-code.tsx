@@ -1,4 +1,9 @@
-const TEXT = { label: 'QR code of the authenticator secret' } as const;
+import { t } from '../i18n.ts';
+const TEXT = {
+  get label() {
+    return t('console.qrCode.label');
+  },
+};
 
 interface QrPath {
   d: string;

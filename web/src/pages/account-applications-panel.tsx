@@ -9,32 +9,82 @@ import { LoadError, Loading } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
 import { useResource } from '../use-resource.ts';
+import { t } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  title: 'Applications and assistants',
-  intro: 'What you allowed to sign you in or to act for you. Withdraw access you no longer want: its tokens stop working at once, and it must ask you again.',
-  applicationsTitle: 'Applications',
-  applicationsNone: 'You have not allowed any application yet.',
-  assistantsTitle: 'Connected assistants',
-  assistantsIntro: 'AI assistants (such as Claude Code or VS Code) you connected to Sesame. They act with your rights, limited to what you allowed here.',
-  assistantsNone: 'No assistant is connected to your account.',
-  name: 'Name',
-  type: 'Type',
-  access: 'Can',
-  granted: 'Allowed',
-  lastUsed: 'Last used',
-  never: 'never',
-  actions: 'Actions',
-  types: { web: 'web application', spa: 'browser application', native: 'assistant or desktop app', removed: 'removed' },
-  removedClient: 'An application that no longer exists',
-  revoke: 'Withdraw access',
-  revokeLabel: (name: string) => `Withdraw access of ${name}`,
-  confirmTitle: 'Withdraw this access?',
-  confirmBody: (name: string) =>
-    `${name} can no longer act for you: its access and refresh tokens stop working at once, and the next time it sends you to Sesame you are asked again.`,
-  revoked: (name: string) => `Withdrew the access of ${name}.`,
-  loading: 'your applications',
-} as const;
+  get title() {
+    return t('console.accountApplications.title');
+  },
+  get intro() {
+    return t('console.accountApplications.intro');
+  },
+  get applicationsTitle() {
+    return t('console.accountApplications.applicationsTitle');
+  },
+  get applicationsNone() {
+    return t('console.accountApplications.applicationsNone');
+  },
+  get assistantsTitle() {
+    return t('console.accountApplications.assistantsTitle');
+  },
+  get assistantsIntro() {
+    return t('console.accountApplications.assistantsIntro');
+  },
+  get assistantsNone() {
+    return t('console.accountApplications.assistantsNone');
+  },
+  get name() {
+    return t('console.accountApplications.name');
+  },
+  get type() {
+    return t('console.accountApplications.type');
+  },
+  get access() {
+    return t('console.accountApplications.access');
+  },
+  get granted() {
+    return t('console.accountApplications.granted');
+  },
+  get lastUsed() {
+    return t('console.accountApplications.lastUsed');
+  },
+  get never() {
+    return t('console.accountApplications.never');
+  },
+  get actions() {
+    return t('console.accountApplications.actions');
+  },
+  types: {
+    get web() {
+      return t('console.accountApplications.types.web');
+    },
+    get spa() {
+      return t('console.accountApplications.types.spa');
+    },
+    get native() {
+      return t('console.accountApplications.types.native');
+    },
+    get removed() {
+      return t('console.accountApplications.types.removed');
+    },
+  },
+  get removedClient() {
+    return t('console.accountApplications.removedClient');
+  },
+  get revoke() {
+    return t('console.accountApplications.revoke');
+  },
+  revokeLabel: (name: string) => t('console.accountApplications.revokeLabel', { name }),
+  get confirmTitle() {
+    return t('console.accountApplications.confirmTitle');
+  },
+  confirmBody: (name: string) => t('console.accountApplications.confirmBody', { name }),
+  revoked: (name: string) => t('console.accountApplications.revoked', { name }),
+  get loading() {
+    return t('console.accountApplications.loading');
+  },
+};
 
 /** A granted scope in the words of the consent page; an unknown one as it is. */
 function scopeInWords(scope: string): string {

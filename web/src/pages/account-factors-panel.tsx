@@ -13,33 +13,85 @@ import { AddAuthenticatorDialog } from './add-authenticator-dialog.tsx';
 import { AddPasskeyDialog } from './add-passkey-dialog.tsx';
 import { RecoveryCodesDialog } from './recovery-codes-dialog.tsx';
 import { RemoveFactorDialog } from './remove-factor-dialog.tsx';
+import { t } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  title: 'Second factors',
-  intro: 'A second factor keeps your account safe when someone learns your password: after the password, Sesame also asks for a code from your authenticator app or a passkey.',
-  required: 'Your organisation requires a second factor. Add an authenticator app or a passkey now; until you do, Sesame asks you to add one at your next sign-in.',
-  none: 'You sign in with your password alone.',
-  caption: 'My second factors',
-  name: 'Name',
-  type: 'Type',
-  added: 'Added',
-  lastUsed: 'Last used',
-  never: 'never',
-  actions: 'Actions',
-  types: { totp: 'authenticator app', passkey: 'passkey', recovery_codes: 'recovery codes' },
-  addAuthenticator: 'Add an authenticator app',
-  addPasskey: 'Add a passkey',
-  noPasskeys: 'This browser cannot make passkeys; an authenticator app works everywhere.',
-  remove: 'Remove',
-  removeLabel: (name: string) => `Remove ${name}`,
-  newCodesLabel: 'Make new recovery codes',
-  newCodesTitle: 'Make new recovery codes?',
-  newCodesBody: 'Sesame makes ten new codes and shows them once. Your current recovery codes stop working at once.',
-  added_: (name: string) => `Added ${name}.`,
-  removed: (name: string) => `Removed ${name}.`,
-  codesReplaced: 'New recovery codes are made; the old ones no longer work.',
-  loading: 'your second factors',
-} as const;
+  get title() {
+    return t('console.accountFactors.title');
+  },
+  get intro() {
+    return t('console.accountFactors.intro');
+  },
+  get required() {
+    return t('console.accountFactors.required');
+  },
+  get none() {
+    return t('console.accountFactors.none');
+  },
+  get caption() {
+    return t('console.accountFactors.caption');
+  },
+  get name() {
+    return t('console.accountFactors.name');
+  },
+  get type() {
+    return t('console.accountFactors.type');
+  },
+  get added() {
+    return t('console.accountFactors.added');
+  },
+  get lastUsed() {
+    return t('console.accountFactors.lastUsed');
+  },
+  get never() {
+    return t('console.accountFactors.never');
+  },
+  get actions() {
+    return t('console.accountFactors.actions');
+  },
+  types: {
+    get totp() {
+      return t('console.accountFactors.types.totp');
+    },
+    get passkey() {
+      return t('console.accountFactors.types.passkey');
+    },
+    get recovery_codes() {
+      return t('console.accountFactors.types.recovery_codes');
+    },
+  },
+  get addAuthenticator() {
+    return t('console.accountFactors.addAuthenticator');
+  },
+  get addPasskey() {
+    return t('console.accountFactors.addPasskey');
+  },
+  get noPasskeys() {
+    return t('console.accountFactors.noPasskeys');
+  },
+  get remove() {
+    return t('console.accountFactors.remove');
+  },
+  removeLabel: (name: string) => t('console.accountFactors.removeLabel', { name }),
+  get newCodesLabel() {
+    return t('console.accountFactors.newCodesLabel');
+  },
+  get newCodesTitle() {
+    return t('console.accountFactors.newCodesTitle');
+  },
+  get newCodesBody() {
+    return t('console.accountFactors.newCodesBody');
+  },
+  added_: (name: string) => t('console.accountFactors.added_', { name }),
+  removed: (name: string) => t('console.accountFactors.removed', { name }),
+  get codesReplaced() {
+    return t('console.accountFactors.codesReplaced');
+  },
+  get loading() {
+    return t('console.accountFactors.loading');
+  },
+};
 
 const AUTHENTICATOR_TYPES = new Set<Factor['type']>(['totp', 'passkey']);
 

@@ -5,27 +5,44 @@ import { AccountFactorsPanel } from './account-factors-panel.tsx';
 import { AccountIdentitiesSection } from './account-identities-section.tsx';
 import { AccountProfilePanel } from './account-profile-panel.tsx';
 import { AccountSessionsPanel } from './account-sessions-panel.tsx';
+import { t } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  title: 'My account',
-  intro:
-    'Your own sign-in: password and email address, where you are signed in, the applications and assistants you allowed, your second factors, and accounts elsewhere linked to yours.',
-  sections: 'Account sections',
-  profile: 'Password and email',
-  sessions: 'Sessions',
-  applications: 'Applications',
-  security: 'Second factors',
-  identities: 'Linked identities',
-} as const;
+  get title() {
+    return t('console.account.title');
+  },
+  get intro() {
+    return t('console.account.intro');
+  },
+  get sections() {
+    return t('console.account.sections');
+  },
+  get profile() {
+    return t('console.account.profile');
+  },
+  get sessions() {
+    return t('console.account.sessions');
+  },
+  get applications() {
+    return t('console.account.applications');
+  },
+  get security() {
+    return t('console.account.security');
+  },
+  get identities() {
+    return t('console.account.identities');
+  },
+};
 
 export type AccountSection = 'profile' | 'sessions' | 'applications' | 'security' | 'identities';
 
-export const ACCOUNT_SECTIONS: { id: AccountSection; label: string; path: string }[] = [
-  { id: 'profile', label: TEXT.profile, path: '/account' },
-  { id: 'sessions', label: TEXT.sessions, path: '/account/sessions' },
-  { id: 'applications', label: TEXT.applications, path: '/account/applications' },
-  { id: 'security', label: TEXT.security, path: '/account/security' },
-  { id: 'identities', label: TEXT.identities, path: '/account/identities' },
+export const ACCOUNT_SECTIONS: { id: AccountSection; label: () => string; path: string }[] = [
+  { id: 'profile', label: () => TEXT.profile, path: '/account' },
+  { id: 'sessions', label: () => TEXT.sessions, path: '/account/sessions' },
+  { id: 'applications', label: () => TEXT.applications, path: '/account/applications' },
+  { id: 'security', label: () => TEXT.security, path: '/account/security' },
+  { id: 'identities', label: () => TEXT.identities, path: '/account/identities' },
 ];
 
 /** The section a path below /console names, or undefined when it is not one of My account's. */
@@ -43,7 +60,7 @@ export function AccountLayout({ section }: { section: AccountSection }) {
       <nav class="tabs" aria-label={TEXT.sections}>
         {ACCOUNT_SECTIONS.map((entry) => (
           <Link key={entry.id} to={entry.path} aria-current={entry.id === section ? 'page' : undefined}>
-            {entry.label}
+            {entry.label()}
           </Link>
         ))}
       </nav>

@@ -7,37 +7,88 @@ import { FormError } from '../components/form-error.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { toApiError, useResource } from '../use-resource.ts';
+import { t } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  title: 'Password and email',
-  passwordTitle: 'Change my password',
-  currentPassword: 'Current password',
-  newPassword: 'New password',
-  repeatPassword: 'Repeat the new password',
-  newPasswordHint: `${PASSWORD_RULES.minLength} to ${PASSWORD_RULES.maxLength} characters. A long passphrase of several words is easiest to remember.`,
-  passwordsDiffer: 'The two new passwords differ; type the same one twice.',
-  passwordNeeded: 'Type your current password.',
-  changePassword: 'Change password',
-  changingPassword: 'Changing…',
-  passwordChanged:
-    'Your password is changed. Every other session of yours has ended: other console sign-ins, Agent API tokens, and sign-ins at applications, whose tokens stopped working. This browser stays signed in.',
-  passwordExplainer: 'Changing your password signs you out everywhere else, including applications and assistants that act for you.',
-  emailTitle: 'My email address',
-  emailLabel: 'Current address',
-  noEmail: 'none',
-  verified: 'verified',
-  unverified: 'not verified',
-  unverifiedHint: 'Applications see that this address is not verified (email_verified is false). Open the link mailed to it, or send a new one below.',
-  newEmail: 'New email address',
-  newEmailHint: 'Sesame mails a link to the new address; it counts as verified once you open the link.',
-  sendLink: 'Save and send verification link',
-  resendLink: 'Send a new verification link',
-  sending: 'Sending…',
-  linkSent: (email: string) => `Saved. A verification link is on its way to ${email}; open it within 24 hours to verify the address.`,
-  alreadyVerified: (email: string) => `${email} is already your verified address; nothing changed.`,
-  noMail: 'Sesame sends no mail here (SMTP_URL is not set), so you cannot change or verify your address yourself. Ask an administrator to set it.',
-  loading: 'your email address',
-} as const;
+  get title() {
+    return t('console.accountProfile.title');
+  },
+  get passwordTitle() {
+    return t('console.accountProfile.passwordTitle');
+  },
+  get currentPassword() {
+    return t('console.accountProfile.currentPassword');
+  },
+  get newPassword() {
+    return t('console.accountProfile.newPassword');
+  },
+  get repeatPassword() {
+    return t('console.accountProfile.repeatPassword');
+  },
+  get newPasswordHint() {
+    return t('console.accountProfile.newPasswordHint', { min: PASSWORD_RULES.minLength, max: PASSWORD_RULES.maxLength });
+  },
+  get passwordsDiffer() {
+    return t('console.accountProfile.passwordsDiffer');
+  },
+  get passwordNeeded() {
+    return t('console.accountProfile.passwordNeeded');
+  },
+  get changePassword() {
+    return t('console.accountProfile.changePassword');
+  },
+  get changingPassword() {
+    return t('console.accountProfile.changingPassword');
+  },
+  get passwordChanged() {
+    return t('console.accountProfile.passwordChanged');
+  },
+  get passwordExplainer() {
+    return t('console.accountProfile.passwordExplainer');
+  },
+  get emailTitle() {
+    return t('console.accountProfile.emailTitle');
+  },
+  get emailLabel() {
+    return t('console.accountProfile.emailLabel');
+  },
+  get noEmail() {
+    return t('console.accountProfile.noEmail');
+  },
+  get verified() {
+    return t('console.accountProfile.verified');
+  },
+  get unverified() {
+    return t('console.accountProfile.unverified');
+  },
+  get unverifiedHint() {
+    return t('console.accountProfile.unverifiedHint');
+  },
+  get newEmail() {
+    return t('console.accountProfile.newEmail');
+  },
+  get newEmailHint() {
+    return t('console.accountProfile.newEmailHint');
+  },
+  get sendLink() {
+    return t('console.accountProfile.sendLink');
+  },
+  get resendLink() {
+    return t('console.accountProfile.resendLink');
+  },
+  get sending() {
+    return t('console.accountProfile.sending');
+  },
+  linkSent: (email: string) => t('console.accountProfile.linkSent', { email }),
+  alreadyVerified: (email: string) => t('console.accountProfile.alreadyVerified', { email }),
+  get noMail() {
+    return t('console.accountProfile.noMail');
+  },
+  get loading() {
+    return t('console.accountProfile.loading');
+  },
+};
 
 export function AccountProfilePanel() {
   return (

@@ -7,34 +7,73 @@ import { LoadError, Loading } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
 import { useResource } from '../use-resource.ts';
+import { currentLocale, t } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  title: 'Sessions',
-  intro:
-    'Where you are signed in now. End any session you do not recognise, or one on a device you no longer have: it stops working at once. To end them all, change your password.',
-  caption: 'My sessions',
-  kind: 'Kind',
-  created: 'Signed in',
-  lastSeen: 'Last seen',
-  actions: 'Actions',
-  thisSession: 'this session',
+  get title() {
+    return t('console.accountSessions.title');
+  },
+  get intro() {
+    return t('console.accountSessions.intro');
+  },
+  get caption() {
+    return t('console.accountSessions.caption');
+  },
+  get kind() {
+    return t('console.accountSessions.kind');
+  },
+  get created() {
+    return t('console.accountSessions.created');
+  },
+  get lastSeen() {
+    return t('console.accountSessions.lastSeen');
+  },
+  get actions() {
+    return t('console.accountSessions.actions');
+  },
+  get thisSession() {
+    return t('console.accountSessions.thisSession');
+  },
   kinds: {
-    console: 'Console (a browser)',
-    agent: 'Agent API token (a script or assistant)',
-    oidc: 'Sign-in at applications (Sesame\'s login page)',
+    get console() {
+      return t('console.accountSessions.kinds.console');
+    },
+    get agent() {
+      return t('console.accountSessions.kinds.agent');
+    },
+    get oidc() {
+      return t('console.accountSessions.kinds.oidc');
+    },
   },
-  end: 'End session',
-  endLabel: (kind: string, created: string) => `End session: ${kind}, signed in ${created}`,
-  confirmTitle: 'End this session?',
+  get end() {
+    return t('console.accountSessions.end');
+  },
+  endLabel: (kind: string, created: string) => t('console.accountSessions.endLabel', { kind, created }),
+  get confirmTitle() {
+    return t('console.accountSessions.confirmTitle');
+  },
   confirmBody: {
-    console: 'That browser is signed out of the console at once.',
-    agent: 'The token stops working at once; a script or assistant using it must sign in again.',
-    oidc: 'That browser must sign in again the next time an application sends it to Sesame. Tokens applications already hold keep working until they expire; withdraw an application\'s access under Applications to end those.',
+    get console() {
+      return t('console.accountSessions.confirmBody.console');
+    },
+    get agent() {
+      return t('console.accountSessions.confirmBody.agent');
+    },
+    get oidc() {
+      return t('console.accountSessions.confirmBody.oidc');
+    },
   },
-  ended: 'The session is ended.',
-  none: 'No sessions.',
-  loading: 'your sessions',
-} as const;
+  get ended() {
+    return t('console.accountSessions.ended');
+  },
+  get none() {
+    return t('console.accountSessions.none');
+  },
+  get loading() {
+    return t('console.accountSessions.loading');
+  },
+};
 
 export function AccountSessionsPanel() {
   const sessions = useResource('account-sessions', () => unwrap(api.GET('/account/sessions')).then((r) => r.sessions));
@@ -90,7 +129,7 @@ export function AccountSessionsPanel() {
                       type="button"
                       class="button button-small"
                       onClick={() => setEnding(session)}
-                      aria-label={TEXT.endLabel(TEXT.kinds[session.kind], new Date(session.createdAt).toLocaleString())}
+                      aria-label={TEXT.endLabel(TEXT.kinds[session.kind], new Date(session.createdAt).toLocaleString(currentLocale()))}
                     >
                       {TEXT.end}
                     </button>

@@ -8,26 +8,62 @@ import { FormError } from '../components/form-error.tsx';
 import { OneTimeCodeField } from '../components/one-time-code-field.tsx';
 import { QrCode } from '../components/qr-code.tsx';
 import { toApiError } from '../use-resource.ts';
+import { t } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  title: 'Add an authenticator app',
-  intro: 'Any app that shows 6-digit codes works (for example Google Authenticator, Microsoft Authenticator, 1Password or Aegis).',
-  name: 'Name',
-  nameHint: 'So you can tell your authenticators apart, e.g. "Phone".',
-  defaultName: 'Authenticator app',
-  next: 'Continue',
-  starting: 'Preparing…',
-  scan: 'Scan this QR code with the app, or type the secret into it.',
-  qrLabel: 'QR code to scan with your authenticator app',
-  secret: 'Secret',
-  secretHint: 'For typing into the app by hand: time-based, 6 digits, every 30 seconds. Sesame shows it only now.',
-  copySecret: 'Copy secret',
-  code: 'Code from the app',
-  codeHint: 'The 6 digits the app shows now.',
-  confirm: 'Confirm',
-  confirming: 'Checking…',
-  cancel: 'Cancel',
-} as const;
+  get title() {
+    return t('console.addAuthenticator.title');
+  },
+  get intro() {
+    return t('console.addAuthenticator.intro');
+  },
+  get name() {
+    return t('console.addAuthenticator.name');
+  },
+  get nameHint() {
+    return t('console.addAuthenticator.nameHint');
+  },
+  get defaultName() {
+    return t('console.addAuthenticator.defaultName');
+  },
+  get next() {
+    return t('console.addAuthenticator.next');
+  },
+  get starting() {
+    return t('console.addAuthenticator.starting');
+  },
+  get scan() {
+    return t('console.addAuthenticator.scan');
+  },
+  get qrLabel() {
+    return t('console.addAuthenticator.qrLabel');
+  },
+  get secret() {
+    return t('console.addAuthenticator.secret');
+  },
+  get secretHint() {
+    return t('console.addAuthenticator.secretHint');
+  },
+  get copySecret() {
+    return t('console.addAuthenticator.copySecret');
+  },
+  get code() {
+    return t('console.addAuthenticator.code');
+  },
+  get codeHint() {
+    return t('console.addAuthenticator.codeHint');
+  },
+  get confirm() {
+    return t('console.addAuthenticator.confirm');
+  },
+  get confirming() {
+    return t('console.addAuthenticator.confirming');
+  },
+  get cancel() {
+    return t('console.addAuthenticator.cancel');
+  },
+};
 
 interface AddAuthenticatorDialogProps {
   open: boolean;

@@ -7,20 +7,41 @@ import { Dialog } from '../components/dialog.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
+import { t } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  title: 'Add a passkey',
-  intro:
-    'A passkey lives on this device (or your phone, or a security key) and is unlocked with your fingerprint, face or PIN. It signs you in without a password, or as the second step after it.',
-  name: 'Name',
-  nameHint: 'So you can tell your passkeys apart, e.g. "Laptop" or "Security key".',
-  defaultName: 'Passkey',
-  create: 'Create passkey',
-  creating: 'Waiting for your device…',
-  cancel: 'Cancel',
-  cancelled: 'No passkey was made: the request was cancelled or timed out. Try again when you are ready.',
-  failed: 'Your browser could not make a passkey here. Try again, or use another browser or device.',
-} as const;
+  get title() {
+    return t('console.addPasskey.title');
+  },
+  get intro() {
+    return t('console.addPasskey.intro');
+  },
+  get name() {
+    return t('console.addPasskey.name');
+  },
+  get nameHint() {
+    return t('console.addPasskey.nameHint');
+  },
+  get defaultName() {
+    return t('console.addPasskey.defaultName');
+  },
+  get create() {
+    return t('console.addPasskey.create');
+  },
+  get creating() {
+    return t('console.addPasskey.creating');
+  },
+  get cancel() {
+    return t('console.addPasskey.cancel');
+  },
+  get cancelled() {
+    return t('console.addPasskey.cancelled');
+  },
+  get failed() {
+    return t('console.addPasskey.failed');
+  },
+};
 
 interface AddPasskeyDialogProps {
   open: boolean;

@@ -1,18 +1,34 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
+import { t } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  title: 'Your recovery codes',
-  warning: 'Save these codes now. You will not see them again:',
-  warningRest: 'Sesame keeps only digests of them. Each code signs you in once in place of your authenticator, for the day you lose it.',
-  listLabel: 'Recovery codes',
-  copy: 'Copy codes',
-  download: 'Download codes',
+  get title() {
+    return t('console.recoveryCodes.title');
+  },
+  get warning() {
+    return t('console.recoveryCodes.warning');
+  },
+  get warningRest() {
+    return t('console.recoveryCodes.warningRest');
+  },
+  get listLabel() {
+    return t('console.recoveryCodes.listLabel');
+  },
+  get copy() {
+    return t('console.recoveryCodes.copy');
+  },
+  get download() {
+    return t('console.recoveryCodes.download');
+  },
   fileName: 'sesame-recovery-codes.txt',
-  fileHeading: (account: string) => `Sesame recovery codes for ${account}. Each works once.`,
-  done: 'I have saved the codes',
-} as const;
+  fileHeading: (account: string) => t('console.recoveryCodes.fileHeading', { account }),
+  get done() {
+    return t('console.recoveryCodes.done');
+  },
+};
 
 /** The one time recovery codes are shown: copy, download, and then they are gone from the page. */
 export function RecoveryCodesDialog({ codes, account, onClose }: { codes: string[] | null; account: string; onClose: () => void }) {

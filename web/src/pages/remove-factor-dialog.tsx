@@ -5,21 +5,41 @@ import { Dialog } from '../components/dialog.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
+import { t } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  title: (name: string) => `Remove ${name}?`,
+  title: (name: string) => t('console.removeFactor.title', { name }),
   body: {
-    totp: 'Codes from this authenticator app will no longer sign you in.',
-    passkey: 'This passkey will no longer sign you in. Remove it from the device too (in its password manager or security key settings).',
-    recovery_codes: 'Your recovery codes stop working. Make new ones whenever you like.',
+    get totp() {
+      return t('console.removeFactor.body.totp');
+    },
+    get passkey() {
+      return t('console.removeFactor.body.passkey');
+    },
+    get recovery_codes() {
+      return t('console.removeFactor.body.recovery_codes');
+    },
   },
-  lastOne: 'It is your last authenticator: your recovery codes go with it, and signing in asks for your password alone.',
-  password: 'Current password',
-  passwordHint: 'To make sure it is you.',
-  remove: 'Remove',
-  removing: 'Removing…',
-  cancel: 'Cancel',
-} as const;
+  get lastOne() {
+    return t('console.removeFactor.lastOne');
+  },
+  get password() {
+    return t('console.removeFactor.password');
+  },
+  get passwordHint() {
+    return t('console.removeFactor.passwordHint');
+  },
+  get remove() {
+    return t('console.removeFactor.remove');
+  },
+  get removing() {
+    return t('console.removeFactor.removing');
+  },
+  get cancel() {
+    return t('console.removeFactor.cancel');
+  },
+};
 
 interface RemoveFactorDialogProps {
   factor: Factor | null;

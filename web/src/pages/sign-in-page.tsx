@@ -10,11 +10,18 @@ import { toApiError } from '../use-resource.ts';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
 import { currentLocale, t, useLocale } from '../i18n.ts';
 
+/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
-  code: 'One-time code',
-  codeHint: 'The 6-digit code your authenticator app shows now, or one of your recovery codes.',
-  codeNeeded: 'Your account has a second factor: enter the code from your authenticator app to finish signing in.',
-} as const;
+  get code() {
+    return t('console.signInCode.code');
+  },
+  get codeHint() {
+    return t('console.signInCode.codeHint');
+  },
+  get codeNeeded() {
+    return t('console.signInCode.codeNeeded');
+  },
+};
 
 export function SignInPage() {
   const session = useSession();

@@ -160,6 +160,10 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
       await check(section);
     }
 
+    await visit(`${base}/clients/new`, '图书馆');
+    await page.getByRole('heading', { level: 2, name: '注册客户端' }).waitFor();
+    await check('register client');
+
     // My account, every section.
     for (const [path, name] of [['/account', '密码和邮箱'], ['/account/sessions', '会话'], ['/account/applications', '应用和助手'], ['/account/security', '第二重验证'], ['/account/identities', '已关联的身份']] as const) {
       await visit(path, '我的账户');

@@ -1,5 +1,6 @@
 import type { Change } from '../changes.ts';
 import type { FieldClash } from '../use-versioned-editor.ts';
+import { t } from '../i18n.ts';
 
 interface ConflictNoticeProps {
   /** What was being edited, e.g. "this client" or "the project". */
@@ -17,21 +18,21 @@ interface ConflictNoticeProps {
  * Shown after a save met 409 version_conflict: what someone else changed meanwhile,
  * with the choice to put one's own edit on top of the fresh version or to drop it.
  */
-export function ConflictNotice({ subject, changes, clashes, onReapply, onDiscard, busy = false, reapplyLabel = 'Apply my changes to the latest version' }: ConflictNoticeProps) {
+export function ConflictNotice({ subject, changes, clashes, onReapply, onDiscard, busy = false, reapplyLabel = t('console.conflict.reapply') }: ConflictNoticeProps) {
   return (
     <div class="alert alert-warning conflict" role="alert">
-      <h3>Someone else changed {subject} while you were editing</h3>
+      <h3>{t('console.conflict.title', { subject })}</h3>
       {changes.length > 0 ? (
         <>
-          <p>Your save was not applied. This is what changed meanwhile:</p>
+          <p>{t('console.conflict.notApplied')}</p>
           <div class="table-scroll">
             <table class="conflict-table">
-              <caption class="visually-hidden">Changes made meanwhile</caption>
+              <caption class="visually-hidden">{t('console.conflict.caption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">When you started</th>
-                  <th scope="col">Now</th>
+                  <th scope="col">{t('console.conflict.field')}</th>
+                  <th scope="col">{t('console.conflict.before')}</th>
+                  <th scope="col">{t('console.conflict.now')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -47,30 +48,28 @@ export function ConflictNotice({ subject, changes, clashes, onReapply, onDiscard
           </div>
         </>
       ) : (
-        <p>Your save was not applied: a newer version exists, though none of the fields shown here differ.</p>
+        <p>{t('console.conflict.noVisibleChange')}</p>
       )}
       {clashes === undefined ? (
-        <p>Your edit is still in the form. Apply it on top of the latest version, or discard it and start from the latest version.</p>
+        <p>{t('console.conflict.stillInForm')}</p>
       ) : (
         <>
           {clashes.length > 0 && (
             <div class="conflict-clashes">
               <p>
-                <strong>You both changed {clashes.length === 1 ? 'this field' : 'these fields'}.</strong> The form holds your value; applying replaces theirs
-                with it.
+                <strong>{t(clashes.length === 1 ? 'console.conflict.bothChangedOne' : 'console.conflict.bothChangedMany')}</strong> {t('console.conflict.formHoldsYours')}
               </p>
               <ul>
                 {clashes.map((clash) => (
                   <li key={clash.label}>
-                    {clash.label}: theirs “{clash.theirs}”, yours “{clash.mine}”
+                    {t('console.conflict.clash', { field: clash.label, theirs: clash.theirs, mine: clash.mine })}
                   </li>
                 ))}
               </ul>
             </div>
           )}
           <p>
-            The form now holds the latest version with only the fields you changed on top. Apply your changes to it, or discard them and start from the
-            latest version.
+            {t('console.conflict.merged')}
           </p>
         </>
       )}
@@ -79,7 +78,7 @@ export function ConflictNotice({ subject, changes, clashes, onReapply, onDiscard
           {reapplyLabel}
         </button>
         <button type="button" class="button" onClick={onDiscard} disabled={busy}>
-          Discard my changes
+          {t('console.conflict.discard')}
         </button>
       </div>
     </div>

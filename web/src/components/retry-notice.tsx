@@ -4,6 +4,7 @@ import type { PendingRetry } from '../use-conflict-retry.ts';
 import { toApiError } from '../use-resource.ts';
 import { ConflictNotice } from './conflict-notice.tsx';
 import { FormError } from './form-error.tsx';
+import { t } from '../i18n.ts';
 
 /** The conflict notice of a one-click action, with its retry on the latest version. */
 export function RetryNotice({ pending, subject }: { pending: PendingRetry | null; subject: string }) {
@@ -27,7 +28,7 @@ export function RetryNotice({ pending, subject }: { pending: PendingRetry | null
         subject={subject}
         changes={pending.changes}
         busy={busy}
-        reapplyLabel={`Try again: ${pending.label}`}
+        reapplyLabel={t('console.retry.tryAgain', { action: pending.label })}
         onReapply={() => void retry()}
         onDiscard={pending.dismiss}
       />

@@ -1,4 +1,5 @@
 import { CopyButton } from '../components/copy-button.tsx';
+import { t } from '../i18n.ts';
 
 /** For a native client: the exact commands that connect an MCP assistant to Sesame's MCP server with this client id. */
 export function AssistantConnectCommands({ issuer, clientId }: { issuer: string; clientId: string }) {
@@ -7,19 +8,19 @@ export function AssistantConnectCommands({ issuer, clientId }: { issuer: string;
   const json = JSON.stringify({ mcpServers: { sesame: { type: 'http', url: mcpUrl, oauth: { clientId } } } }, null, 2);
   return (
     <>
-      <h4>Connect an AI assistant</h4>
+      <h4>{t('console.connectAssistant.title')}</h4>
       <p class="muted small">
-        The person signs in on Sesame's page and chooses what the assistant may do; no password reaches it. Any loopback port works.
+        {t('console.connectAssistant.intro')}
       </p>
-      <p>Claude Code:</p>
+      <p>{t('console.connectAssistant.claudeCode')}</p>
       <div class="copy-row">
         <pre><code>{claudeCode}</code></pre>
-        <CopyButton text={claudeCode} label="Copy the Claude Code command" />
+        <CopyButton text={claudeCode} label={t('console.connectAssistant.copyClaude')} />
       </div>
-      <p>Other MCP clients (server URL and client ID; no secret):</p>
+      <p>{t('console.connectAssistant.other')}</p>
       <div class="copy-row">
         <pre><code>{json}</code></pre>
-        <CopyButton text={json} label="Copy the JSON configuration" />
+        <CopyButton text={json} label={t('console.connectAssistant.copyJson')} />
       </div>
     </>
   );

@@ -22,15 +22,14 @@ import { SecretDialog } from '../components/secret-dialog.tsx';
 import { navigate } from '../router.ts';
 import { toApiError } from '../use-resource.ts';
 import { projectPath, type ProjectContext } from './project-context.ts';
+import { t } from '../i18n.ts';
+import type { MessageKey } from '../../../src/i18n/catalogues.ts';
 
-const TYPE_EXPLANATIONS: Record<ClientType, { title: string; text: string }> = {
-  web: { title: 'Web application', text: 'Has a server that keeps a client secret (client_secret_basic). May use refresh tokens.' },
-  spa: { title: 'Single-page app', text: 'Runs in the browser: public, no secret, PKCE always, no refresh tokens.' },
-  native: {
-    title: 'Native app or AI assistant',
-    text: 'Installed on a device (an MCP assistant such as Claude Code): public, no secret, PKCE always; loopback redirect URIs match any port; refresh tokens with offline_access.',
-  },
-};
+const TYPE_EXPLANATIONS = {
+  web: { title: 'console.registerClient.web.title', text: 'console.registerClient.web.text' },
+  spa: { title: 'console.registerClient.spa.title', text: 'console.registerClient.spa.text' },
+  native: { title: 'console.registerClient.native.title', text: 'console.registerClient.native.text' },
+} as const satisfies Record<ClientType, { title: MessageKey; text: MessageKey }>;
 
 export function RegisterClientPanel({ project }: ProjectContext) {
   const [clientType, setClientType] = useState<ClientType>('web');
@@ -95,40 +94,40 @@ export function RegisterClientPanel({ project }: ProjectContext) {
 
   return (
     <section>
-      <PanelHeader title="Register a client">
-        <p class="muted">The rules below are the ones Sesame enforces; problems show up as you type.</p>
+      <PanelHeader title={t('console.registerClient.title')}>
+        <p class="muted">{t('console.registerClient.intro')}</p>
       </PanelHeader>
       <form class="card form-card" onSubmit={submit} noValidate>
         <FormError error={error} fieldsShown />
         <fieldset>
-          <legend>Client type</legend>
+          <legend>{t('console.registerClient.type')}</legend>
           <div class="type-options">
             {CLIENT_TYPES.map((type) => (
               <label class={`type-option${clientType === type ? ' selected' : ''}`} key={type}>
                 <input type="radio" name="clientType" value={type} checked={clientType === type} onChange={() => chooseType(type)} />
                 <span>
-                  <strong>{TYPE_EXPLANATIONS[type].title}</strong> <code>{type}</code>
-                  <span class="small muted block">{TYPE_EXPLANATIONS[type].text}</span>
+                  <strong>{t(TYPE_EXPLANATIONS[type].title)}</strong> <code>{type}</code>
+                  <span class="small muted block">{t(TYPE_EXPLANATIONS[type].text)}</span>
                 </span>
               </label>
             ))}
           </div>
-          <p class="field-hint">The type cannot be changed later.</p>
+          <p class="field-hint">{t('console.registerClient.typeFixed')}</p>
         </fieldset>
-        <TextField label="Display name" value={displayName} onValue={setDisplayName} required hint="Shown to people on the consent page." error={shown.displayName} />
-        <TextAreaField label="Description (optional)" value={description} onValue={setDescription} rows={2} class="prose-input" error={shown.description} />
+        <TextField label={t('console.clientDetails.displayName')} value={displayName} onValue={setDisplayName} required hint={t('console.registerClient.displayNameHint')} error={shown.displayName} />
+        <TextAreaField label={t('console.registerClient.description')} value={description} onValue={setDescription} rows={2} class="prose-input" error={shown.description} />
         <ClientConfigFields clientType={clientType} draft={draft} onChange={setDraft} errors={shown} />
         <div class="actions form-actions">
           <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? 'Registering…' : 'Register client'}
+            {t(busy ? 'console.registerClient.busy' : 'console.clients.register')}
           </button>
           <Link to={projectPath(project, '/clients')} class="button">
-            Cancel
+            {t('console.common.cancel')}
           </Link>
         </div>
       </form>
       <SecretDialog
-        title="Client registered"
+        title={t('console.registerClient.registered')}
         secret={created?.secret ?? null}
         clientId={created?.client.clientId ?? ''}
         onClose={() => {

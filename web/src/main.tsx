@@ -4,9 +4,10 @@ import '../theme/base.css';
 import './styles/console.css';
 import { App } from './app.tsx';
 import { loadSession, requireSignIn } from './session.ts';
+import { t } from './i18n.ts';
 
 const root = document.getElementById('app');
 if (root) {
   render(<App />, root);
-  loadSession().catch(() => requireSignIn('Sesame could not be reached. Check your connection and sign in again.'));
+  loadSession().catch(() => requireSignIn(t('console.session.unreachable')));
 }

@@ -4,7 +4,7 @@ import type { operations } from './api/schema.ts';
 import type { SecretPolicy, SessionUser } from './api/types.ts';
 import { SECRET_POLICY } from '../../src/domain/clients.ts';
 import { currentLocation, currentTarget, navigate } from './router.ts';
-import { followSavedLocale } from './i18n.ts';
+import { followSavedLocale, t } from './i18n.ts';
 
 export interface SessionState {
   status: 'loading' | 'signed-out' | 'signed-in';
@@ -78,7 +78,7 @@ export async function signOut(): Promise<void> {
     await unwrap(api.POST('/auth/logout'));
   } finally {
     setCsrfToken('');
-    update({ status: 'signed-out', user: null, notice: 'You are signed out.' });
+    update({ status: 'signed-out', user: null, notice: t('console.session.signedOut') });
     navigate('/sign-in', { replace: true });
     await loadSession().catch(() => undefined);
   }
@@ -95,5 +95,5 @@ export function requireSignIn(notice: string | null, options: { renewToken?: boo
 }
 
 onSessionExpired(() => {
-  if (state.status === 'signed-in') requireSignIn('Your session has ended. Sign in again to continue where you were.', { renewToken: true });
+  if (state.status === 'signed-in') requireSignIn(t('console.session.ended'), { renewToken: true });
 });

@@ -901,6 +901,11 @@ export const en = {
   'console.conflict.clash': '{field}: theirs “{theirs}”, yours “{mine}”',
   'console.conflict.merged': 'The form now holds the latest version with only the fields you changed on top. Apply your changes to it, or discard them and start from the latest version.',
   'console.conflict.discard': 'Discard my changes',
+
+  // session.ts, main.tsx
+  'console.session.signedOut': 'You are signed out.',
+  'console.session.ended': 'Your session has ended. Sign in again to continue where you were.',
+  'console.session.unreachable': 'Sesame could not be reached. Check your connection and sign in again.',
 } as const;
 
 export type MessageKey = keyof typeof en;

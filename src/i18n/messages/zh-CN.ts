@@ -850,4 +850,7 @@ export const zhCN: Messages = {
   'console.conflict.clash': '{field}：对方为“{theirs}”，你的为“{mine}”',
   'console.conflict.merged': '表单现在是最新版本，并只叠加了你修改过的字段。你可以应用你的修改，或者放弃修改、从最新版本重新开始。',
   'console.conflict.discard': '放弃我的修改',
+  'console.session.signedOut': '你已退出登录。',
+  'console.session.ended': '你的会话已结束。请重新登录，从刚才的位置继续。',
+  'console.session.unreachable': '无法连接 Sesame。请检查网络连接后重新登录。',
 };

@@ -1,6 +1,10 @@
+import type { MessageKey } from '../../src/i18n/catalogues.ts';
+import { t } from './i18n.ts';
+
 export interface FieldSpec<T> {
   key: keyof T & string;
-  label: string;
+  /** The field's name, as a catalogue key: shown in the console's language. */
+  label: MessageKey;
   format?: (value: unknown) => string;
 }
 
@@ -25,7 +29,7 @@ export function describeChanges<T>(before: T, after: T, fields: FieldSpec<T>[]):
     const format = field.format ?? formatValue;
     const was = format(before[field.key]);
     const now = format(after[field.key]);
-    if (was !== now) changes.push({ label: field.label, before: was, after: now });
+    if (was !== now) changes.push({ label: t(field.label), before: was, after: now });
   }
   return changes;
 }

@@ -12,21 +12,21 @@ const secretsSummary = (value: unknown) => {
 };
 
 export const CLIENT_DETAIL_FIELDS: FieldSpec<Client>[] = [
-  { key: 'displayName', label: 'Display name' },
-  { key: 'description', label: 'Description' },
+  { key: 'displayName', label: 'console.clientDetails.displayName' },
+  { key: 'description', label: 'console.clientDetails.description' },
 ];
 
 export const CLIENT_CONFIG_FIELDS: FieldSpec<Client>[] = [
-  { key: 'redirectUris', label: 'Redirect URIs' },
-  { key: 'postLogoutRedirectUris', label: 'Post-logout redirect URIs' },
-  { key: 'scopeWhitelist', label: 'Scopes' },
-  { key: 'requirePkce', label: 'PKCE required' },
+  { key: 'redirectUris', label: 'console.clientConfig.redirectUris' },
+  { key: 'postLogoutRedirectUris', label: 'console.clientConfig.postLogoutRedirectUris' },
+  { key: 'scopeWhitelist', label: 'console.clientConfig.scopes' },
+  { key: 'requirePkce', label: 'console.fields.pkceRequired' },
 ];
 
 /** Everything about a client a person would want to know changed before reapplying an edit. */
 export const CLIENT_ALL_FIELDS: FieldSpec<Client>[] = [
   ...CLIENT_DETAIL_FIELDS,
-  { key: 'status', label: 'Status' },
+  { key: 'status', label: 'console.clients.status' },
   ...CLIENT_CONFIG_FIELDS,
-  { key: 'secrets', label: 'Secrets', format: secretsSummary },
+  { key: 'secrets', label: 'console.fields.secrets', format: secretsSummary },
 ];

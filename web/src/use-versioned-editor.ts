@@ -3,6 +3,7 @@ import type { ApiError } from './api/client.ts';
 import { describeChanges, formatValue, type Change, type FieldSpec } from './changes.ts';
 import { threeWayMerge } from './three-way-merge.ts';
 import { toApiError } from './use-resource.ts';
+import { t } from './i18n.ts';
 
 interface EditorOptions<R, D extends object> {
   /** The latest version of the resource the page knows. */
@@ -106,7 +107,7 @@ export function useVersionedEditor<R, D extends object>(options: EditorOptions<R
     const clashes = conflicts.map((key) => {
       const field = options.ownFields.find((own) => (own.key as string) === key);
       const format = field?.format ?? formatValue;
-      return { label: field?.label ?? key, mine: format(comparable(draft)[key]), theirs: format(comparable(theirs)[key]) };
+      return { label: field ? t(field.label) : key, mine: format(comparable(draft)[key]), theirs: format(comparable(theirs)[key]) };
     });
     setDraft(merged);
     return { before: from, latest, clashes };

@@ -906,6 +906,10 @@ export const en = {
   'console.session.signedOut': 'You are signed out.',
   'console.session.ended': 'Your session has ended. Sign in again to continue where you were.',
   'console.session.unreachable': 'Sesame could not be reached. Check your connection and sign in again.',
+
+  // changes.ts: field names in a conflict notice
+  'console.fields.pkceRequired': 'PKCE required',
+  'console.fields.secrets': 'Secrets',
 } as const;
 
 export type MessageKey = keyof typeof en;

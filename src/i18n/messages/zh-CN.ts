@@ -853,4 +853,6 @@ export const zhCN: Messages = {
   'console.session.signedOut': '你已退出登录。',
   'console.session.ended': '你的会话已结束。请重新登录，从刚才的位置继续。',
   'console.session.unreachable': '无法连接 Sesame。请检查网络连接后重新登录。',
+  'console.fields.pkceRequired': '必须使用 PKCE',
+  'console.fields.secrets': '密钥',
 };

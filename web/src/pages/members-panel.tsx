@@ -23,8 +23,8 @@ export interface MembersSnapshot {
 }
 
 const SNAPSHOT_FIELDS: FieldSpec<MembersSnapshot>[] = [
-  { key: 'project', label: 'Project', format: (p) => `${(p as Project).name} (${(p as Project).status})` },
-  { key: 'members', label: 'Members', format: (m) => (m as Member[]).map((member) => `${member.account} (${member.role})`).join(', ') },
+  { key: 'project', label: 'console.settings.project', format: (p) => `${(p as Project).name} (${(p as Project).status})` },
+  { key: 'members', label: 'console.project.tab.members', format: (m) => (m as Member[]).map((member) => `${member.account} (${member.role})`).join(', ') },
 ];
 
 type PendingAction = { kind: 'remove' | 'transfer' | 'role'; member: Member } | null;

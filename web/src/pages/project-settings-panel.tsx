@@ -16,8 +16,8 @@ import type { ProjectContext } from './project-context.ts';
 import { t, tWith } from '../i18n.ts';
 
 const EDITED_FIELDS: FieldSpec<Project>[] = [
-  { key: 'name', label: 'Name' },
-  { key: 'description', label: 'Description' },
+  { key: 'name', label: 'console.clients.name' },
+  { key: 'description', label: 'console.clientDetails.description' },
 ];
 const CAPABILITY_KEYS = {
   read: 'console.capability.read',
@@ -26,7 +26,7 @@ const CAPABILITY_KEYS = {
   manage_project: 'console.capability.manage_project',
 } as const;
 
-const ALL_FIELDS: FieldSpec<Project>[] = [...EDITED_FIELDS, { key: 'status', label: 'Status' }];
+const ALL_FIELDS: FieldSpec<Project>[] = [...EDITED_FIELDS, { key: 'status', label: 'console.clients.status' }];
 
 export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
   const params = { path: { projectId: project.projectId } };

@@ -4,12 +4,11 @@ import type { User } from '../services/users.ts';
 import { interactionCsrfToken } from './interaction-csrf.ts';
 import { formField, formTargetsOf, signInActor, type FormBody, type Interaction, type InteractionKit, type Params } from './interaction-kit.ts';
 import { renderEnrolmentPage, renderRecoveryCodesPage } from './pages/enrolment-page.ts';
+import { text } from './pages/layout.ts';
 import { interactionTicket, interactionTicketSubject, TICKET_PURPOSES } from './second-step-ticket.ts';
 import { asksForMfa } from './step-up.ts';
 
 const ENROLMENT_SECONDS = 900;
-const TOTP_NAME = 'Authenticator app';
-const PASSKEY_NAME = 'Passkey';
 
 /**
  * Enrolment inside a sign-in, for a person who must use a second factor (the policy, or an application
@@ -22,8 +21,10 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
 
   async function showEnrolment(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, user: User, problem: { factorId?: string; failed?: 'code' | 'passkey' } = {}) {
     const actor = signInActor(user, request.ip);
+    const language = kit.languageOf(request, interaction, user.locale);
     const pending = problem.factorId ? await deps.services.factors.pendingTotp(actor, problem.factorId) : null;
-    const totp = pending ?? (await deps.services.factors.startTotp(actor, { name: TOTP_NAME }));
+    // The factor's name is what My account lists: in the language the person signs in with.
+    const totp = pending ?? (await deps.services.factors.startTotp(actor, { name: text(language, 'enrol.factorName.totp') }));
     const page = renderEnrolmentPage({
       uid: interaction.uid,
       csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
@@ -34,7 +35,7 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
       qrCodeSvg: totp.qrCodeSvg,
       required: !asksForMfa(interaction.params),
       failed: problem.failed,
-      language: kit.languageOf(request, interaction, user.locale),
+      language,
     });
     return kit.sendPage(reply, problem.failed ? 400 : 200, page, formTargetsOf(interaction));
   }
@@ -98,7 +99,7 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
     if (!step) return reply;
     try {
       const response = JSON.parse(formField(request.body as FormBody, 'credential')) as unknown;
-      const { factor, recoveryCodes } = await deps.services.passkeys.addPasskey(signInActor(step.user, request.ip), { name: PASSKEY_NAME, response });
+      const { factor, recoveryCodes } = await deps.services.passkeys.addPasskey(signInActor(step.user, request.ip), { name: text(kit.languageOf(request, step.interaction, step.user.locale), 'enrol.factorName.passkey'), response });
       return showRecoveryCodes(reply, step.interaction, step.user, factor.factorId, recoveryCodes, request);
     } catch (error) {
       if (!(error instanceof SyntaxError) && !(error instanceof AppError && error.code === 'invalid_request')) throw error;

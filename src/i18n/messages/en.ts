@@ -50,6 +50,8 @@ export const en = {
   'enrol.codesTitle': 'Save your recovery codes',
   'enrol.codesIntro': 'Each of these codes signs you in once if you lose your authenticator. They are shown only now: print them or keep them in a password manager.',
   'enrol.codesContinue': 'I saved them, continue',
+  'enrol.factorName.totp': 'Authenticator app',
+  'enrol.factorName.passkey': 'Passkey',
 
   // The second step: a one-time code.
   'otp.title': 'Enter your one-time code',

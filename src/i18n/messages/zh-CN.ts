@@ -43,6 +43,8 @@ export const zhCN: Messages = {
   'enrol.codesTitle': '保存你的恢复码',
   'enrol.codesIntro': '如果你丢失了身份验证器，每个恢复码可让你登录一次。恢复码只显示这一次：请打印出来，或保存在密码管理器中。',
   'enrol.codesContinue': '我已保存，继续',
+  'enrol.factorName.totp': '身份验证器应用',
+  'enrol.factorName.passkey': '通行密钥',
 
   'otp.title': '输入一次性验证码',
   'otp.failed': '验证码无效。请输入身份验证器应用当前显示的验证码，或一个未使用过的恢复码。',

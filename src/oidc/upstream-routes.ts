@@ -7,6 +7,7 @@ import { interactionCsrfValid } from './interaction-csrf.ts';
 import type { LiveProvider } from './live-provider.ts';
 import { pageLanguage } from './page-language.ts';
 import { pageSecurityHeaders } from './page-security.ts';
+import { interactionTicket, TICKET_PURPOSES } from './second-step-ticket.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
 import type { OidcDeps } from './provider.ts';
 import { completeUpstreamSignIn, interactionUidOfState, startUpstreamSignIn, UpstreamSignInStopped, type PendingUpstreamSignIn } from './upstream-sign-in.ts';
@@ -17,14 +18,14 @@ const TEXT = {
   formNotOurs: 'This form was not sent from the page Sesame showed you, or that page is too old. Go back to the application and sign in again.',
   notLoginStep: 'This step of signing in has already been completed or is not the current one. Go back to the application and sign in again.',
   unknownState: 'The answer from the sign-in provider does not belong to a sign-in Sesame started, or it was used already. Go back to the application and sign in again.',
-  addFactor:
-    'Your organisation requires a one-time code from an authenticator app at sign-in. Sign in to the Sesame console, add an authenticator under My account, then go back to the application and sign in again.',
 } as const;
 
 /** Pending upstream sign-ins live in oidc-provider's table under their own kind, keyed by the state (stored as a digest). */
 const PENDING_KIND = 'UpstreamSignIn';
 /** How long a person may take at the upstream provider. */
 const PENDING_TTL_MS = 10 * 60 * 1000;
+/** How long the way from the upstream's answer to the enrolment page stays open. */
+const UPSTREAM_ENROLMENT_SECONDS = 120;
 
 type Params = { uid: string; name: string };
 
@@ -90,7 +91,12 @@ export async function upstreamRoutes(app: FastifyInstance, options: { live: Live
       if (error instanceof UpstreamSignInStopped || error instanceof FederatedSignInRefused) return stop(request, reply, 403, TEXT.refusedTitle, error.message);
       throw error;
     }
-    if (await deps.services.factors.mustEnrol(user)) return stop(request, reply, 403, 'Add a second factor first', TEXT.addFactor);
+    if (await deps.services.factors.mustEnrol(user)) {
+      // Enrolment runs at the interaction's own address, where the browser sends its interaction cookie;
+      // the ticket says who the upstream signed in, for this interaction, for a few minutes.
+      const ticket = interactionTicket(cookieKeys, TICKET_PURPOSES.upstreamEnrolment, interaction.uid, user.subjectId, deps.clock.now(), UPSTREAM_ENROLMENT_SECONDS);
+      return reply.header('cache-control', 'no-store').redirect(`/interaction/${encodeURIComponent(interaction.uid)}/enrol?ticket=${encodeURIComponent(ticket)}`, 303);
+    }
 
     // The browser resumes at /auth/{uid} with oidc-provider's resume cookie: only the one that started this sign-in can.
     interaction.result = { login: { accountId: user.subjectId, amr: ['fed'], acr: 'pwd' } };

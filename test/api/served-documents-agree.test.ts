@@ -359,7 +359,7 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     await alice.call('PATCH', '/admin/settings', { mfaRequired: 'none', expectedSettingsVersion: (await alice.call('GET', '/admin/settings')).body.settings.version });
     expect(problems).toEqual([]);
     expect(replayed).toEqual(expect.arrayContaining(['createProject', 'registerClient', 'rotateClientSecret', 'transferOwnership', 'createUser', 'deleteProject']));
-  });
+  }, 120_000);
 
   it('replays the request bodies the guide shows: each is an operation of the OpenAPI document, matches its schema, and the server does it', async () => {
     if (surface !== 'agent') return;
@@ -391,7 +391,7 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
       if (response.status !== successStatus(documented.operation)) problems.push(`${where}: documented ${successStatus(documented.operation)}, answered ${response.status} ${response.text.slice(0, 200)}`);
     }
     expect(problems).toEqual([]);
-  });
+  }, 120_000);
 
   /** How each documented error is provoked; a code missing here fails the test. */
   const PROVOKE: Record<string, ((world: World) => Promise<{ operationId: string; response: ApiResponse }>) | { skip: string }> = {
@@ -534,7 +534,7 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
       }
     }
     expect(problems).toEqual([]);
-  });
+  }, 120_000);
 
   it('gives every error code the same status, meaning and advice in the guide\'s table as in the OpenAPI document', () => {
     if (surface !== 'agent') return;

@@ -10,6 +10,16 @@ import { asksForMfa } from './step-up.ts';
 
 const ENROLMENT_SECONDS = 900;
 
+/** How the person proved who they are before enrolling: their password, or an upstream provider. It leads their `amr`. */
+type FirstFactor = 'pwd' | 'fed';
+const isFirstFactor = (value: string | undefined): value is FirstFactor => value === 'pwd' || value === 'fed';
+
+interface Enrolling {
+  interaction: Interaction;
+  user: User;
+  first: FirstFactor;
+}
+
 /**
  * Enrolment inside a sign-in, for a person who must use a second factor (the policy, or an application
  * asking for acr_values=mfa) and has none: an authenticator app confirmed by a first code, or a passkey;
@@ -19,7 +29,14 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
   const { deps, cookieKeys } = kit;
   const now = () => deps.clock.now();
 
-  async function showEnrolment(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, user: User, problem: { factorId?: string; failed?: 'code' | 'passkey' } = {}) {
+  async function showEnrolment(
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+    interaction: Interaction,
+    user: User,
+    problem: { factorId?: string; failed?: 'code' | 'passkey' } = {},
+    first: FirstFactor = 'pwd',
+  ) {
     const actor = signInActor(user, request.ip);
     const language = kit.languageOf(request, interaction, user.locale);
     const pending = problem.factorId ? await deps.services.factors.pendingTotp(actor, problem.factorId) : null;
@@ -28,7 +45,7 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
     const page = renderEnrolmentPage({
       uid: interaction.uid,
       csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),
-      ticket: interactionTicket(cookieKeys, TICKET_PURPOSES.enrolment, interaction.uid, user.subjectId, now(), ENROLMENT_SECONDS),
+      ticket: interactionTicket(cookieKeys, TICKET_PURPOSES.enrolment, interaction.uid, `${user.subjectId}:${first}`, now(), ENROLMENT_SECONDS),
       clientName: (await kit.clientName(interaction)) ?? '',
       factorId: totp.factorId,
       secret: totp.secret,
@@ -41,37 +58,50 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
   }
 
   /** The step's interaction and the person its enrolment ticket names; answers the request itself when either is missing. */
-  async function enrolling(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<{ interaction: Interaction; user: User } | null> {
+  async function enrolling(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<Enrolling | null> {
     const interaction = await kit.load(request, reply);
     if (!interaction || kit.csrfRejected(request, reply)) return null;
     if (interaction.prompt.name !== 'login') {
       kit.wrongStep(reply, kit.languageOf(request, interaction));
       return null;
     }
-    const subjectId = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.enrolment, interaction.uid, formField(request.body as FormBody, 'ticket'), now());
-    const user = subjectId ? await deps.services.users.getUser(subjectId) : null;
-    if (!user || user.status !== 'active') {
+    const [subjectId, first] = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.enrolment, interaction.uid, formField(request.body as FormBody, 'ticket'), now())?.split(':') ?? [];
+    const user = subjectId && isFirstFactor(first) ? await deps.services.users.getUser(subjectId) : null;
+    if (!user || user.status !== 'active' || !isFirstFactor(first)) {
       kit.wrongStep(reply, kit.languageOf(request, interaction));
       return null;
     }
-    return { interaction, user };
+    return { interaction, user, first };
   }
 
-  async function showRecoveryCodes(reply: FastifyReply, interaction: Interaction, user: User, factorId: string, recoveryCodes: string[] | undefined, request: FastifyRequest<{ Params: Params }>) {
-    const ticket = interactionTicket(cookieKeys, TICKET_PURPOSES.enrolled, interaction.uid, `${user.subjectId}:${factorId}`, now(), ENROLMENT_SECONDS);
-    if (!recoveryCodes) return finishEnrolled(request, reply, interaction, user, factorId);
+  async function showRecoveryCodes(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, step: Enrolling, factorId: string, recoveryCodes: string[] | undefined) {
+    const { interaction, user, first } = step;
+    const ticket = interactionTicket(cookieKeys, TICKET_PURPOSES.enrolled, interaction.uid, `${user.subjectId}:${factorId}:${first}`, now(), ENROLMENT_SECONDS);
+    if (!recoveryCodes) return finishEnrolled(request, reply, step, factorId);
     const page = renderRecoveryCodesPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await kit.clientName(interaction)) ?? '', recoveryCodes, language: kit.languageOf(request, interaction, user.locale) });
     return kit.sendPage(reply, 200, page, formTargetsOf(interaction));
   }
 
-  async function finishEnrolled(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, user: User, factorId: string) {
+  async function finishEnrolled(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, { interaction, user, first }: Enrolling, factorId: string) {
     const factors = (await deps.services.factors.listFactors(signInActor(user, request.ip))).factors;
     const factor = factors.find((candidate) => candidate.factorId === factorId);
     if (!factor || factor.type === 'recovery_codes') return kit.wrongStep(reply, kit.languageOf(request, interaction, user.locale));
     kit.rememberDevice(reply, user.subjectId);
-    const amr = factor.type === 'passkey' ? ['pwd', 'hwk', 'mfa'] : ['pwd', 'otp', 'mfa'];
+    const amr = [first, factor.type === 'passkey' ? 'hwk' : 'otp', 'mfa'];
     return kit.finish(request, reply, { login: { accountId: user.subjectId, amr, acr: 'mfa' } }, false);
   }
+
+  // An upstream sign-in (upstream-routes.ts) of a person who must enrol arrives here with its ticket.
+  app.get<{ Params: Params; Querystring: { ticket?: string } }>('/interaction/:uid/enrol', async (request, reply) => {
+    const interaction = await kit.load(request, reply);
+    if (!interaction) return reply;
+    const language = kit.languageOf(request, interaction);
+    if (interaction.prompt.name !== 'login') return kit.wrongStep(reply, language);
+    const subjectId = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.upstreamEnrolment, interaction.uid, String(request.query.ticket ?? ''), now());
+    const user = subjectId ? await deps.services.users.getUser(subjectId) : null;
+    if (!user || user.status !== 'active') return kit.wrongStep(reply, language);
+    return showEnrolment(request, reply, interaction, user, {}, 'fed');
+  });
 
   app.post<{ Params: Params }>('/interaction/:uid/enrol', async (request, reply) => {
     const step = await enrolling(request, reply);
@@ -80,10 +110,10 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
     const factorId = formField(body, 'factorId');
     try {
       const { recoveryCodes } = await deps.services.factors.confirmTotp(signInActor(step.user, request.ip), factorId, formField(body, 'code').replace(/\s/g, ''));
-      return showRecoveryCodes(reply, step.interaction, step.user, factorId, recoveryCodes, request);
+      return showRecoveryCodes(request, reply, step, factorId, recoveryCodes);
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
-      return showEnrolment(request, reply, step.interaction, step.user, { factorId, failed: 'code' });
+      return showEnrolment(request, reply, step.interaction, step.user, { factorId, failed: 'code' }, step.first);
     }
   });
 
@@ -100,10 +130,10 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
     try {
       const response = JSON.parse(formField(request.body as FormBody, 'credential')) as unknown;
       const { factor, recoveryCodes } = await deps.services.passkeys.addPasskey(signInActor(step.user, request.ip), { name: text(kit.languageOf(request, step.interaction, step.user.locale), 'enrol.factorName.passkey'), response });
-      return showRecoveryCodes(reply, step.interaction, step.user, factor.factorId, recoveryCodes, request);
+      return showRecoveryCodes(request, reply, step, factor.factorId, recoveryCodes);
     } catch (error) {
       if (!(error instanceof SyntaxError) && !(error instanceof AppError && error.code === 'invalid_request')) throw error;
-      return showEnrolment(request, reply, step.interaction, step.user, { failed: 'passkey' });
+      return showEnrolment(request, reply, step.interaction, step.user, { failed: 'passkey' }, step.first);
     }
   });
 
@@ -112,10 +142,10 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
     if (!interaction || kit.csrfRejected(request, reply)) return reply;
     if (interaction.prompt.name !== 'login') return kit.wrongStep(reply, kit.languageOf(request, interaction));
     const subject = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.enrolled, interaction.uid, formField(request.body as FormBody, 'ticket'), now());
-    const [subjectId, factorId] = subject?.split(':') ?? [];
+    const [subjectId, factorId, first] = subject?.split(':') ?? [];
     const user = subjectId ? await deps.services.users.getUser(subjectId) : null;
-    if (!user || user.status !== 'active' || !factorId) return kit.wrongStep(reply, kit.languageOf(request, interaction));
-    return finishEnrolled(request, reply, interaction, user, factorId);
+    if (!user || user.status !== 'active' || !factorId || !isFirstFactor(first)) return kit.wrongStep(reply, kit.languageOf(request, interaction));
+    return finishEnrolled(request, reply, { interaction, user, first }, factorId);
   });
 
   return { showEnrolment };

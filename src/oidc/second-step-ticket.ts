@@ -10,6 +10,8 @@ export const SECOND_STEP_SECONDS = 300;
 export const TICKET_PURPOSES = {
   /** A person whose password was right and who must enrol a factor first. */
   enrolment: 'interaction-enrolment',
+  /** A person an upstream provider just signed in who must enrol a factor first (sent back to the interaction's own address). */
+  upstreamEnrolment: 'interaction-upstream-enrolment',
   /** A person who just enrolled `subjectId:factorId` in this sign-in and saw their recovery codes. */
   enrolled: 'interaction-enrolled',
 } as const;

@@ -10,15 +10,17 @@ import { pageLanguage } from './page-language.ts';
 import { pageSecurityHeaders } from './page-security.ts';
 import { renderErrorPage } from './pages/error-page.ts';
 import { text } from './pages/layout.ts';
+import { interactionTicket, TICKET_PURPOSES } from './second-step-ticket.ts';
 import { signInRefusalText } from './sign-in-refusal.ts';
 import type { OidcDeps } from './provider.ts';
 import { completeUpstreamSignIn, interactionUidOfState, startUpstreamSignIn, UpstreamSignInStopped, type PendingUpstreamSignIn } from './upstream-sign-in.ts';
-
 
 /** Pending upstream sign-ins live in oidc-provider's table under their own kind, keyed by the state (stored as a digest). */
 const PENDING_KIND = 'UpstreamSignIn';
 /** How long a person may take at the upstream provider. */
 const PENDING_TTL_MS = 10 * 60 * 1000;
+/** How long the way from the upstream's answer to the enrolment page stays open. */
+const UPSTREAM_ENROLMENT_SECONDS = 120;
 
 type Params = { uid: string; name: string };
 
@@ -28,7 +30,6 @@ const STOPS = {
   formNotOurs: { title: 'error.title.stopped', message: 'error.csrf' },
   notLoginStep: { title: 'error.title.stopped', message: 'error.wrongStep' },
   unknownState: { title: 'upstream.refusedTitle', message: 'upstream.unknownState' },
-  addFactor: { title: 'login.enrolFirst.title', message: 'login.enrolFirst.message' },
 } as const satisfies Record<string, Stop>;
 
 /** Ends the sign-in on an error page in the person's language. */
@@ -96,7 +97,12 @@ export async function upstreamRoutes(app: FastifyInstance, options: { live: Live
       if (error instanceof UpstreamSignInStopped || error instanceof FederatedSignInRefused) return stop(request, reply, 403, { title: 'upstream.refusedTitle', refusal: error });
       throw error;
     }
-    if (await deps.services.factors.mustEnrol(user)) return stop(request, reply, 403, STOPS.addFactor);
+    if (await deps.services.factors.mustEnrol(user)) {
+      // Enrolment runs at the interaction's own address, where the browser sends its interaction cookie;
+      // the ticket says who the upstream signed in, for this interaction, for a few minutes.
+      const ticket = interactionTicket(cookieKeys, TICKET_PURPOSES.upstreamEnrolment, interaction.uid, user.subjectId, deps.clock.now(), UPSTREAM_ENROLMENT_SECONDS);
+      return reply.header('cache-control', 'no-store').redirect(`/interaction/${encodeURIComponent(interaction.uid)}/enrol?ticket=${encodeURIComponent(ticket)}`, 303);
+    }
 
     // The browser resumes at /auth/{uid} with oidc-provider's resume cookie: only the one that started this sign-in can.
     interaction.result = { login: { accountId: user.subjectId, amr: ['fed'], acr: 'pwd' } };

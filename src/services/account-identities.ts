@@ -52,7 +52,7 @@ export function createAccountIdentityService({ store, clock }: ServiceDeps) {
         if (!(await hasAnotherWayIn(repos, subjectId, identity))) {
           throw new AppError(
             'last_sign_in_method',
-            `The ${identity.providerName} identity is your only way to sign in: set a password first ("Forgot your password?" on the login page) or link another identity, then remove it.`,
+            `The ${identity.providerName} identity is your only way to sign in: first add a passkey (POST /account/factors/passkeys/options), set a password ("Forgot your password?" on the login page) or link another identity, then remove it.`,
           );
         }
         await repos.upstreamIdentities.remove(subjectId, identityId);

@@ -23,7 +23,7 @@ export const directoryIssuer = (providerName: string) => `ldap:${providerName}`;
 function directoryUnavailable(cause: DirectoryUnavailableError): AppError {
   const error = new AppError(
     'directory_unavailable',
-    `The directory that checks this account's password is not answering; retry in ${DIRECTORY_RETRY_AFTER_SECONDS} seconds. Accounts with a password in Sesame still sign in.`,
+    `The directory that checks this account's password is not answering: wait ${DIRECTORY_RETRY_AFTER_SECONDS} seconds, then sign in again. Accounts with a password in Sesame still sign in.`,
     { retryAfterSeconds: DIRECTORY_RETRY_AFTER_SECONDS },
   );
   // Logged by the surface, never sent: it may name the directory's host or say the service account was refused.

@@ -80,7 +80,7 @@ describe.skipIf(!SLAPD_AVAILABLE)('signing in through an LDAP directory with the
       // A local account signs in meanwhile.
       await page.getByLabel('Account').fill(PERSON.account);
       await page.getByLabel('Password').fill(PERSON.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'Allow access?' }).waitFor();
     } finally {
       await directory.start();

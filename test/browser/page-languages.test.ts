@@ -59,13 +59,13 @@ describe('sign-in pages in English and Simplified Chinese (Chromium)', () => {
 
     await page.getByLabel('账号').fill(PERSON.account);
     await page.getByLabel('密码').fill('not the password');
-    await page.getByRole('button', { name: '登录' }).click();
+    await page.getByRole('button', { name: '登录', exact: true }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toBe('账号或密码错误。请检查后重试。');
     expect(await htmlLang(page)).toBe('zh-CN');
 
     await page.getByLabel('密码').fill(PERSON.password);
-    await page.getByRole('button', { name: '登录' }).click();
+    await page.getByRole('button', { name: '登录', exact: true }).click();
     await page.getByRole('heading', { name: '是否允许访问？' }).waitFor();
     expect(await htmlLang(page)).toBe('zh-CN');
     const body = (await page.textContent('body')) ?? '';
@@ -96,7 +96,7 @@ describe('sign-in pages in English and Simplified Chinese (Chromium)', () => {
         await checkAndPicture(page, 'oidc-en-login');
         await page.getByLabel('Account').fill(PERSON.account);
         await page.getByLabel('Password').fill(PERSON.password);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await page.getByRole('heading', { name: 'Allow access?' }).waitFor();
         expect(await htmlLang(page)).toBe('en');
         await checkAndPicture(page, 'oidc-en-consent');
@@ -136,7 +136,7 @@ describe('sign-in pages in English and Simplified Chinese (Chromium)', () => {
 
     await page.getByLabel('账号').fill(PERSON.account);
     await page.getByLabel('密码').fill('still not the password');
-    await page.getByRole('button', { name: '登录' }).click();
+    await page.getByRole('button', { name: '登录', exact: true }).click();
     await page.getByRole('alert').waitFor();
     expect(await htmlLang(page)).toBe('zh-CN');
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import * as oidc from 'openid-client';
+import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/domain/actor.ts';
@@ -17,6 +18,7 @@ const ACCOUNTS: UpstreamAccounts = {
   'up-ivan': { preferred_username: 'ivan', name: 'Ivan', email: 'ivan@example.edu', email_verified: true },
   'up-hana': { preferred_username: 'hana-upstream', name: 'Not Hana', email: 'hana@example.edu', email_verified: false },
   'up-tess': { preferred_username: 'tess', name: 'Tess', email: 'tess@example.edu', email_verified: true },
+  'up-uma': { preferred_username: 'uma', name: 'Uma', email: 'uma@example.edu', email_verified: true },
 };
 
 describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provider in Chromium on %s', (engine) => {
@@ -226,5 +228,46 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     expect(replay?.status()).toBe(403);
     await expectRefusedPage(replayPage, /used already/);
     await replayContext.close();
+  }, 90_000);
+
+  it('takes a person the policy requires to use a second factor through enrolment after the upstream sign-in, before the RP gets a code', async () => {
+    const bootstrapAdmin = (await server.services.users.findByAccount(server.config.bootstrapAdmin.account))!;
+    const admin = { ...cliActor, subjectId: bootstrapAdmin.subjectId, surface: 'console' as const };
+    const { version } = await server.services.settings.getSettings(admin);
+    const everyone = await server.services.settings.updateSettings(admin, { mfaRequired: 'everyone', expectedSettingsVersion: version });
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const request = await signInUpstream(page, 'Continue with Campus login', 'up-uma');
+      await page.getByRole('heading', { name: 'Set up a second factor' }).waitFor({ timeout: 15_000 });
+      expect(new URL(page.url()).origin).toBe(server.issuer);
+      expect(page.url().startsWith(rp.redirectUri)).toBe(false);
+      expect(await seriousAccessibilityProblems(page)).toEqual([]);
+      const secret = (await page.locator('code.totp-secret').textContent())!.trim();
+      await page.getByLabel('The 6-digit code the app shows now').fill(await generate({ secret, epoch: Math.floor(server.clock.now() / 1000) }));
+      await page.getByRole('button', { name: 'Confirm and continue' }).click();
+      await page.getByRole('heading', { name: 'Save your recovery codes' }).waitFor();
+      await page.getByRole('button', { name: 'I saved them, continue' }).click();
+      const tokens = await codeAtRelyingParty(page, request);
+      const uma = (await server.services.users.findByAccount('uma'))!;
+      expect(tokens.claims()!.sub).toBe(uma.subjectId);
+      expect(tokens.claims()!.acr).toBe('mfa');
+      expect(tokens.claims()!.amr).toEqual(['fed', 'otp', 'mfa']);
+      expect(await server.services.factors.hasFactor(uma.subjectId)).toBe(true);
+      await context.close();
+
+      // The way to enrolment is only for the person the upstream signed in, in that sign-in: a made-up ticket is refused.
+      const other = await browser.newContext();
+      const otherPage = await other.newPage();
+      const otherRequest = await authorizationRequest(rpConfig, rp, 'openid');
+      await otherPage.goto(otherRequest.url);
+      const uid = new URL(otherPage.url()).pathname.split('/')[2]!;
+      const forged = await otherPage.goto(`${server.issuer}/interaction/${uid}/enrol?ticket=${uma.subjectId}.${Date.now() + 60_000}.forged`);
+      expect(forged?.status()).toBe(400);
+      expect(await server.services.factors.listFactors({ ...admin, subjectId: uma.subjectId, isAdmin: false }).then((listed) => listed.factors.length)).toBeGreaterThan(0);
+      await other.close();
+    } finally {
+      await server.services.settings.updateSettings(admin, { mfaRequired: 'none', expectedSettingsVersion: everyone.version });
+    }
   }, 90_000);
 });

@@ -247,8 +247,9 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
     const web = await ctx.services.clients.registerClient(actor, project.projectId, { clientType: 'web', displayName: 'Web', ...redirect });
     const spa = await ctx.services.clients.registerClient(actor, project.projectId, { clientType: 'spa', displayName: 'Spa', ...redirect });
     const pending = await ctx.services.factors.startTotp(actor, {});
+    // Disabled: an enabled directory nobody answers at makes every sign-in of an account Sesame has no password for a 503 directory_unavailable.
     const directory = await ctx.services.identityProviders.addProvider(actor, {
-      type: 'ldap', name: `fuzzed-${fixtures}`, displayName: 'Fuzzed directory', provisioning: 'existing_only',
+      type: 'ldap', name: `fuzzed-${fixtures}`, displayName: 'Fuzzed directory', provisioning: 'existing_only', enabled: false,
       ldap: { url: 'ldap://127.0.0.1:1', bindDn: 'cn=sesame', userSearchBase: 'dc=example' },
     });
     return {

@@ -86,7 +86,7 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   },
   last_sign_in_method: {
     meaning: 'The linked identity is the person\'s last way to sign in (no local password, no passkey, no other linked identity): removing it would lock them out.',
-    action: 'Set a password first (the "Forgot your password?" link on the login page), or link another identity, then remove this one.',
+    action: 'First add a passkey (`POST /account/factors/passkeys/options`), set a password (the "Forgot your password?" link on the login page) or link another identity, then remove this one.',
   },
   idempotency_key_reused: {
     meaning: 'This Idempotency-Key was already used by you, within the last 24 hours, for a request with a different body.',

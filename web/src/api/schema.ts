@@ -968,7 +968,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink one of my identities
-         * @description Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): set a password first.
+         * @description Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first.
          */
         delete: operations["removeMyIdentity"];
         options?: never;

@@ -67,14 +67,13 @@ export function Dialog({ open, title, onClose, children, role = 'dialog', wide =
 
   return (
     <dialog ref={ref} class={wide ? 'dialog dialog-wide' : 'dialog'} role={role} aria-labelledby={titleId} aria-modal="true" onCancel={onCancel} onKeyDown={onKeyDown}>
-      {open && (
-        <div class="dialog-body">
-          <h2 id={titleId} class="dialog-title">
-            {title}
-          </h2>
-          {children}
-        </div>
-      )}
+      {/* The title stays while the dialog closes, so it never has an open moment without a name. */}
+      <div class="dialog-body">
+        <h2 id={titleId} class="dialog-title">
+          {title}
+        </h2>
+        {open && children}
+      </div>
     </dialog>
   );
 }

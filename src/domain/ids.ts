@@ -23,7 +23,19 @@ export const newSubjectId = () => randomUUID();
 export const newProjectId = () => `prj_${randomBase62(16)}`;
 export const newClientId = () => `cli_${randomBase62(20)}`;
 export const newSecretId = () => `sec_${randomBase62(16)}`;
-export const newAuditId = () => `aud_${Date.now().toString(36)}_${randomBase62(10)}`;
+let lastAuditMillisecond = 0;
+let auditSequence = 0;
+
+/**
+ * Time-ordered, and in write order within one millisecond of one process (a fixed-width counter before the
+ * random part): the audit trail is listed and paged by this id, and entries of one change often share a millisecond.
+ */
+export function newAuditId(): string {
+  const now = Date.now();
+  auditSequence = now === lastAuditMillisecond ? auditSequence + 1 : 0;
+  lastAuditMillisecond = now;
+  return `aud_${now.toString(36)}_${auditSequence.toString(36).padStart(4, '0')}${randomBase62(10)}`;
+}
 export const newSessionId = () => `ses_${randomBase62(20)}`;
 export const newFactorId = () => `fac_${randomBase62(16)}`;
 export const newIdentityId = () => `idn_${randomBase62(16)}`;

@@ -265,6 +265,7 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     setUserPassword: { setUp: async (world) => ({ params: { subjectId: world.outsider.subjectId } }) },
     resetUserFactors: { setUp: async (world) => ({ params: { subjectId: world.outsider.subjectId } }) },
     changeMyEmail: { caller: () => Promise.resolve(erin) },
+    getMyEmail: { caller: () => Promise.resolve(erin) },
     listAdminAuditLogs: {},
     getSettings: {},
     updateSettings: { setUp: async () => ({ body: { expectedSettingsVersion: (await alice.call('GET', '/admin/settings')).body.settings.version } }) },

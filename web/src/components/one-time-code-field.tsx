@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { Field } from './field.tsx';
 
 interface OneTimeCodeFieldProps {
@@ -15,7 +15,8 @@ interface OneTimeCodeFieldProps {
 /** A code from an authenticator app (or a recovery code): digits on phones, the browser's one-time-code autofill. */
 export function OneTimeCodeField({ label, hint, name, value, onValue, error, focusOnMount = false }: OneTimeCodeFieldProps) {
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // Before the browser paints: the field never shows without the focus its appearance promises.
+  useLayoutEffect(() => {
     if (focusOnMount) input.current?.focus();
   }, []);
   return (

@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../e2e/support/browser.ts';
@@ -6,8 +5,9 @@ import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
 import { saveScreenshot } from '../e2e/support/screenshots.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture, type RelyingParty } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
-import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { PEOPLE_DN, SERVICE_BIND, SLAPD_AVAILABLE, startTestDirectory, type TestDirectory } from '../helpers/slapd.ts';
+import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
 
 const ADA = { uid: 'ada', cn: 'Ada Lovelace', mail: 'ada@example.org', password: 'analytical-engine-1843' };
 
@@ -17,7 +17,7 @@ describe.skipIf(!SLAPD_AVAILABLE)('signing in through an LDAP directory with the
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let browser: Browser;
-  let relyingParty: Server;
+  let relyingParty: RelyingPartyPages;
   let rp: RelyingParty;
 
   beforeAll(async () => {
@@ -32,13 +32,8 @@ describe.skipIf(!SLAPD_AVAILABLE)('signing in through an LDAP directory with the
       provisioning: 'create',
       ldap: { url: directory.url, bindDn: SERVICE_BIND.dn, bindPassword: SERVICE_BIND.password, userSearchBase: PEOPLE_DN },
     });
-    const rpPort = await freePort();
-    relyingParty = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end('<!doctype html><title>RP</title><h1>Relying party</h1>');
-    });
-    await new Promise<void>((resolve) => relyingParty.listen(rpPort, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${rpPort}`;
+    relyingParty = await startRelyingPartyPages();
+    const { origin } = relyingParty;
     const { client, secret } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
       clientType: 'web',
       displayName: 'Directory test app',
@@ -52,7 +47,7 @@ describe.skipIf(!SLAPD_AVAILABLE)('signing in through an LDAP directory with the
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => relyingParty?.close(resolve));
+    await relyingParty?.close();
     await server?.close();
     await directory?.close();
   });

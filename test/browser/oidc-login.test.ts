@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import * as oidc from 'openid-client';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSON, setUpOidcFixture, type OidcFixture, type RelyingParty } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
-import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const axeSource = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
@@ -23,7 +23,7 @@ describe('signing in with the system Chromium', () => {
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let browser: Browser;
-  let relyingParty: Server;
+  let relyingParty: RelyingPartyPages;
   let rp: RelyingParty;
 
   beforeAll(async () => {
@@ -31,13 +31,8 @@ describe('signing in with the system Chromium', () => {
     fixture = await setUpOidcFixture(server);
 
     // The relying party: a tiny server on 127.0.0.1 that shows what it received.
-    const rpPort = await freePort();
-    relyingParty = createServer((request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(`<!doctype html><title>RP</title><h1>Relying party at ${new URL(request.url ?? '/', 'http://rp').pathname}</h1>`);
-    });
-    await new Promise<void>((resolve) => relyingParty.listen(rpPort, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${rpPort}`;
+    relyingParty = await startRelyingPartyPages();
+    const { origin } = relyingParty;
     const { client, secret } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
       clientType: 'web',
       displayName: 'Browser test app',
@@ -52,7 +47,7 @@ describe('signing in with the system Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => relyingParty?.close(resolve));
+    await relyingParty?.close();
     await server?.close();
   });
 

@@ -1,13 +1,13 @@
-import { createServer, type Server } from 'node:http';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture, type RelyingParty } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode, type AuthorizationRequest } from '../helpers/oidc-relying-party.ts';
-import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
 import { DESKTOP, launchBrowser, PHONE } from '../e2e/support/browser.ts';
 import { saveScreenshot } from '../e2e/support/screenshots.ts';
+import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
 
 /**
  * Passkeys in the system Chromium with its WebAuthn virtual authenticator (Chrome DevTools Protocol):
@@ -19,19 +19,14 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let browser: Browser;
-  let relyingParty: Server;
+  let relyingParty: RelyingPartyPages;
   let rp: RelyingParty;
 
   beforeAll(async () => {
     server = await startOidcTestServer(engine, {}, { issuerHost: 'localhost' });
     fixture = await setUpOidcFixture(server);
-    const rpPort = await freePort();
-    relyingParty = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end('<!doctype html><html lang="en"><title>RP</title><h1>Relying party</h1></html>');
-    });
-    await new Promise<void>((resolve) => relyingParty.listen(rpPort, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${rpPort}`;
+    relyingParty = await startRelyingPartyPages();
+    const { origin } = relyingParty;
     const { client, secret } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
       clientType: 'web',
       displayName: 'Passkey test app',
@@ -45,7 +40,7 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => relyingParty?.close(resolve));
+    await relyingParty?.close();
     await server?.close();
   });
 

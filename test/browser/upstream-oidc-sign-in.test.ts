@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import * as oidc from 'openid-client';
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
@@ -7,10 +6,11 @@ import { cliActor } from '../../src/domain/actor.ts';
 import type { RelyingParty } from '../helpers/oidc-clients.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { authorizationRequest, discoverAs, redeemCode, type AuthorizationRequest } from '../helpers/oidc-relying-party.ts';
-import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { startUpstreamProvider, type UpstreamAccounts, type UpstreamProvider } from '../helpers/upstream-oidc.ts';
 import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
+import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
 
 const ACCOUNTS: UpstreamAccounts = {
   'up-erin': { preferred_username: 'erin', name: 'Erin Upstream', email: 'erin@example.edu', email_verified: true },
@@ -25,7 +25,7 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
   let server: OidcTestServer;
   let upstream: UpstreamProvider;
   let browser: Browser;
-  let relyingParty: Server;
+  let relyingParty: RelyingPartyPages;
   let rp: RelyingParty;
   let rpConfig: oidc.Configuration;
 
@@ -50,13 +50,8 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     });
     await server.services.users.createUser(admin, { account: 'hana', displayName: 'Hana Local', email: 'hana@example.edu', emailVerified: true, password: 'hana local password' });
 
-    const rpPort = await freePort();
-    relyingParty = createServer((request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(`<!doctype html><title>RP</title><h1>Relying party at ${new URL(request.url ?? '/', 'http://rp').pathname}</h1>`);
-    });
-    await new Promise<void>((resolve) => relyingParty.listen(rpPort, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${rpPort}`;
+    relyingParty = await startRelyingPartyPages();
+    const { origin } = relyingParty;
     const { services } = server;
     const project = await services.projects.createProject(admin, { name: 'Federation' });
     const { client, secret } = await services.clients.registerClient(admin, project.projectId, {
@@ -69,7 +64,7 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => relyingParty?.close(resolve));
+    await relyingParty?.close();
     await upstream?.stop();
     await server?.close();
   });

@@ -69,8 +69,11 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts an
     await saveScreenshot(first.page, 'conflict-notice');
 
     // Reapplied on the fresh version: the first person's edit wins, as a third version.
+    // The notice's own clash line names the first callback too, so wait for the save, then for the read-only view.
+    const reapplied = first.page.waitForResponse((r) => r.url().endsWith('/revision') && r.request().method() === 'PUT');
     await notice.getByRole('button', { name: 'Apply my changes to the latest version' }).click();
-    await first.page.getByText('https://app.example/first-callback').waitFor();
+    expect((await reapplied).status()).toBe(200);
+    await first.page.getByText('https://app.example/first-callback', { exact: true }).waitFor();
     expect(await notice.count()).toBe(0);
     const stored = await server.services.clients.getClient(systemActor, project.projectId, client.clientId);
     expect(stored.redirectUris).toEqual(['https://app.example/first-callback']);

@@ -117,7 +117,10 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       expect([...firstPageTimes].sort().reverse()).toEqual(firstPageTimes);
       await page.getByRole('button', { name: 'Older' }).click();
       await page.getByRole('table', { name: /page 2$/ }).waitFor();
-      await page.waitForFunction((newest) => document.querySelector('table time')?.getAttribute('datetime') !== newest, firstPageTimes[0]);
+      await page.waitForFunction((newest) => {
+        const first = document.querySelector('table time');
+        return first !== null && first.getAttribute('datetime') !== newest;
+      }, firstPageTimes[0]);
       const secondPageTimes = await auditTimes(page);
       expect(secondPageTimes.length).toBeGreaterThan(0);
       expect(secondPageTimes.every((time) => time < (firstPageTimes.at(-1) ?? ''))).toBe(true);

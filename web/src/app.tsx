@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { routeChanged } from './route-focus.ts';
 import { Loading } from './components/load-state.tsx';
 import { ConsoleShell } from './console-shell.tsx';
@@ -30,10 +30,14 @@ export function App() {
   return <ConsoleShell user={session.user}>{routeFor(location.path, session.user)}</ConsoleShell>;
 }
 
-/** Every navigation after the first page load hands focus to the new page's heading (route-focus.ts). */
+/**
+ * Every navigation after the first page load hands focus to the new page's heading (route-focus.ts).
+ * A layout effect notes the focus as the new page is committed, before it is painted: a person who tabs
+ * into the page as soon as it shows has already moved focus, and the heading must not take it back.
+ */
 function useRouteFocus(path: string): void {
   const first = useRef(true);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (first.current) {
       first.current = false;
       return;

@@ -10,13 +10,18 @@ export interface Resource<T> {
   set: (data: T) => void;
 }
 
-/** Loads once per change of `key`; keeps the last data while reloading so the page does not flicker. */
+/**
+ * Loads once per change of `key`; keeps the last data while reloading the same key so the page does not flicker,
+ * but never shows one key's data under another (page 2's caption over page 1's rows).
+ */
 export function useResource<T>(key: string, load: () => Promise<T>): Resource<T> {
-  const [data, setData] = useState<T | undefined>(undefined);
+  const [loaded, setLoaded] = useState<{ key: string; data: T } | undefined>(undefined);
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const [loading, setLoading] = useState(true);
   const loadRef = useRef(load);
   loadRef.current = load;
+  const keyRef = useRef(key);
+  keyRef.current = key;
   const generation = useRef(0);
 
   const reload = useCallback(async () => {
@@ -25,7 +30,7 @@ export function useResource<T>(key: string, load: () => Promise<T>): Resource<T>
     try {
       const result = await loadRef.current();
       if (mine === generation.current) {
-        setData(result);
+        setLoaded({ key: keyRef.current, data: result });
         setError(undefined);
       }
       return result;
@@ -38,11 +43,13 @@ export function useResource<T>(key: string, load: () => Promise<T>): Resource<T>
   }, []);
 
   useEffect(() => {
-    setData(undefined);
+    setError(undefined);
     void reload();
   }, [key, reload]);
 
-  return { data, error, loading, reload, set: setData };
+  const set = useCallback((data: T) => setLoaded({ key: keyRef.current, data }), []);
+  const data = loaded?.key === key ? loaded.data : undefined;
+  return { data, error, loading, reload, set };
 }
 
 export function toApiError(caught: unknown): ApiError {

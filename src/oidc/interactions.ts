@@ -26,7 +26,6 @@ import { enrolmentRoutes } from './enrolment-routes.ts';
 import { formField as field, type FormBody, type Interaction, type InteractionResults, type Params } from './interaction-kit.ts';
 import { passkeyRoutes } from './passkey-routes.ts';
 import { asksForMfa, MFA_STEP_UP_REASON } from './step-up.ts';
-import { upstreamChoices } from './upstream-sign-in.ts';
 
 
 function sendPage(reply: FastifyReply, status: number, page: string, formTargets: (string | undefined)[] = []): FastifyReply {
@@ -120,7 +119,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       return stepUp(request, reply, interaction, interaction.session.accountId);
     }
     if (interaction.prompt.name === 'login') {
-      const upstream = await upstreamChoices(deps.services);
+      const upstream = await deps.services.upstreamSignIns.choices();
       return sendPage(reply, 200, renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: name, language, upstreamProviders: upstream.choices }), [
         interaction.params.redirect_uri as string,
         ...upstream.formTargets,
@@ -152,13 +151,13 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       const problem = error.code === 'rate_limited' ? { retryAfterSeconds } : error.code === 'directory_unavailable' ? { directoryRetryAfterSeconds: retryAfterSeconds } : { refusal };
       if (error.code === 'directory_unavailable') request.log.warn({ err: error }, 'directory unavailable');
       if (error.code !== 'forbidden') reply.header('retry-after', String(retryAfterSeconds));
-      const upstream = await upstreamChoices(deps.services);
+      const upstream = await deps.services.upstreamSignIns.choices();
       const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, ...problem, language, upstreamProviders: upstream.choices });
       return sendPage(reply, error.status, page, [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
     if (!user) {
       const name = (await clientName(interaction)) ?? '';
-      const upstream = await upstreamChoices(deps.services);
+      const upstream = await deps.services.upstreamSignIns.choices();
       return sendPage(reply, 401, renderLoginPage({
         uid: interaction.uid,
         csrfToken: interactionCsrfToken(cookieKeys, interaction.uid),

@@ -13,12 +13,7 @@ import { text } from './pages/layout.ts';
 import { interactionTicket, TICKET_PURPOSES } from './second-step-ticket.ts';
 import { signInRefusalText } from './sign-in-refusal.ts';
 import type { OidcDeps } from './provider.ts';
-import { completeUpstreamSignIn, interactionUidOfState, startUpstreamSignIn, UpstreamSignInStopped, type PendingUpstreamSignIn } from './upstream-sign-in.ts';
-
-/** Pending upstream sign-ins live in oidc-provider's table under their own kind, keyed by the state (stored as a digest). */
-const PENDING_KIND = 'UpstreamSignIn';
-/** How long a person may take at the upstream provider. */
-const PENDING_TTL_MS = 10 * 60 * 1000;
+import { UpstreamSignInStopped } from '../services/upstream-sign-in.ts';
 /** How long the way from the upstream's answer to the enrolment page stays open. */
 const UPSTREAM_ENROLMENT_SECONDS = 120;
 
@@ -45,12 +40,16 @@ function stop(request: FastifyRequest, reply: FastifyReply, status: number, why:
  * + nonce; the upstream returns it to `{issuer}/upstream/{name}/callback`, where the answer is verified,
  * the person found, linked or created (federated sign-in), and the interaction finished. Anything refused
  * ends on a 403 page here: the relying party gets no code.
+ *
+ * The console starts the same flow with `POST /api/management/auth/upstream/{name}`; its answer comes back
+ * to the same callback, which holds the sign-in for the browser that started it and returns it to the
+ * console's sign-in page, where `POST /auth/upstream/finish` (with a one-time code if the person has a
+ * second factor) starts the console session.
  */
 export async function upstreamRoutes(app: FastifyInstance, options: { live: LiveProvider; deps: OidcDeps; issuer: URL }): Promise<void> {
   const { live, deps } = options;
-  const issuer = deps.config.issuer;
   const cookieKeys = deps.instanceSecrets.cookieKeys;
-  const pendings = live.store.repos.oidcPayloads;
+  const upstreamSignIns = deps.services.upstreamSignIns;
   await app.register(formbody);
   app.addHook('onRequest', async (request) => rewriteForwardedHeaders(request, options.issuer));
 
@@ -65,9 +64,7 @@ export async function upstreamRoutes(app: FastifyInstance, options: { live: Live
     if (!interactionCsrfValid(cookieKeys, interaction.uid, (request.body as Record<string, unknown> | undefined)?.csrf)) return stop(request, reply, 403, STOPS.formNotOurs);
     if (interaction.prompt.name !== 'login') return stop(request, reply, 400, STOPS.notLoginStep);
     try {
-      const { pending, url } = await startUpstreamSignIn(deps.services, issuer, request.params.name, interaction.uid);
-      const { state, ...kept } = pending;
-      await pendings.upsert({ kind: PENDING_KIND, id: state, payload: { ...kept, uid: interaction.uid }, grantId: null, uid: null, accountId: null, expiresAt: deps.clock.now() + PENDING_TTL_MS });
+      const { url } = await upstreamSignIns.start(request.params.name, { interaction: interaction.uid });
       return reply.header('cache-control', 'no-store').redirect(url, 303);
     } catch (error) {
       if (error instanceof UpstreamSignInStopped) return stop(request, reply, 403, { title: 'upstream.refusedTitle', refusal: error });
@@ -77,26 +74,26 @@ export async function upstreamRoutes(app: FastifyInstance, options: { live: Live
 
   app.get<{ Params: { name: string }; Querystring: Record<string, string> }>('/upstream/:name/callback', async (request, reply) => {
     const query = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
-    const state = query.get('state') ?? '';
-    const uid = interactionUidOfState(state);
-    const stored = uid ? await pendings.find(PENDING_KIND, state, deps.clock.now()) : undefined;
-    const kept = stored?.payload as (Omit<PendingUpstreamSignIn, 'state'> & { uid: string }) | undefined;
-    // Single use: of two requests with one state, one gets past here.
-    if (!stored || stored.consumedAt !== null || !kept || kept.uid !== uid || kept.provider !== request.params.name || !(await pendings.consume(PENDING_KIND, state, deps.clock.now()))) {
-      return stop(request, reply, 403, STOPS.unknownState);
-    }
-    const provider = live.current();
-    const interaction = await provider.Interaction.find(kept.uid);
-    if (!interaction || interaction.prompt.name !== 'login' || interaction.result) return stop(request, reply, 403, STOPS.notLoginStep);
+    const pending = await upstreamSignIns.take(query.get('state') ?? '', request.params.name);
+    if (!pending) return stop(request, reply, 403, STOPS.unknownState);
+    const { purpose } = pending;
+    const interaction = 'console' in purpose ? null : await live.current().Interaction.find(purpose.interaction);
+    if (!('console' in purpose) && (!interaction || interaction.prompt.name !== 'login' || interaction.result)) return stop(request, reply, 403, STOPS.notLoginStep);
 
     let user;
     try {
-      const upstream = await completeUpstreamSignIn(deps.services, issuer, { ...kept, state }, query);
+      const upstream = await upstreamSignIns.complete(pending, query);
       ({ user } = await deps.services.federatedSignIn.signIn({ providerName: upstream.provider.name, issuer: upstream.issuer, subject: upstream.subject, attributes: upstream.attributes, ip: request.ip }));
     } catch (error) {
       if (error instanceof UpstreamSignInStopped || error instanceof FederatedSignInRefused) return stop(request, reply, 403, { title: 'upstream.refusedTitle', refusal: error });
       throw error;
     }
+    if ('console' in purpose) {
+      // Held for the browser that started it (its login-CSRF cookie): a callback address sent to someone else signs them in as nobody.
+      await upstreamSignIns.holdForConsole(purpose.console.browser, user.subjectId, pending.provider);
+      return reply.header('cache-control', 'no-store').redirect(`/console/sign-in?upstream=${encodeURIComponent(pending.provider)}&next=${encodeURIComponent(purpose.console.next)}`, 303);
+    }
+    if (!interaction) return stop(request, reply, 403, STOPS.notLoginStep);
     if (await deps.services.factors.mustEnrol(user)) {
       // Enrolment runs at the interaction's own address, where the browser sends its interaction cookie;
       // the ticket says who the upstream signed in, for this interaction, for a few minutes.

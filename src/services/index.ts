@@ -26,6 +26,7 @@ import { createProjectService } from './projects.ts';
 import { createSecurityNoticeService } from './security-notices.ts';
 import { createSecuritySettingsService } from './security-settings.ts';
 import { createSessionService } from './sessions.ts';
+import { createUpstreamSignInService } from './upstream-sign-in.ts';
 import { createUserService } from './users.ts';
 
 /**
@@ -76,6 +77,7 @@ export function createServices({
     settings: createSecuritySettingsService(deps),
     identityProviders: createIdentityProviderService(deps),
     federatedSignIn: createFederatedSignInService(deps),
+    upstreamSignIns: createUpstreamSignInService(deps),
     accountIdentities: createAccountIdentityService(deps),
   };
 }

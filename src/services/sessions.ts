@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { createPasskeyService } from './passkeys.ts';
+import { heldConsoleSignIn, useHeldConsoleSignIn } from './upstream-sign-in.ts';
 import { createUserService, type User } from './users.ts';
 
 export type { SessionKind };
@@ -36,7 +37,7 @@ export function createSessionService(deps: ServiceDeps) {
   const users = createUserService(deps);
   const passkeys = createPasskeyService(deps);
 
-  async function startSession(user: User, kind: SessionKind, ip: string | null, method: 'password' | 'passkey'): Promise<LoginResult> {
+  async function startSession(user: User, kind: SessionKind, ip: string | null, method: 'password' | 'passkey' | 'upstream'): Promise<LoginResult> {
     const token = newSecretValue();
     const now = clock.now();
     const actor: Actor = { subjectId: user.subjectId, isAdmin: user.isAdmin, surface: surfaceOf(kind), ip };
@@ -76,6 +77,30 @@ export function createSessionService(deps: ServiceDeps) {
         throw new AppError('invalid_credentials', 'The passkey did not sign you in: it is not registered here, was removed, or did not verify you (PIN or biometrics). Sign in with your account and password instead.');
       }
       return startSession(signedIn.user, options.kind, options.ip, 'passkey');
+    },
+
+    /**
+     * Finishes a console sign-in an upstream provider confirmed for this browser (`browser`, from its login-CSRF
+     * nonce): a person with a second factor also needs `otp`, as at every door (401 mfa_required without it;
+     * a wrong one is 401 invalid_credentials, counted toward the sign-in limits). Used once.
+     */
+    async loginAfterUpstream(browser: string, options: { kind: 'console'; ip: string | null; otp?: string | undefined }): Promise<LoginResult> {
+      const nothingWaiting = new AppError(
+        'invalid_credentials',
+        'No sign-in through a provider is waiting for this browser: it took longer than 5 minutes, was finished already, or started in another browser. Choose "Continue with" on the sign-in page again.',
+      );
+      const held = await heldConsoleSignIn(store.repos, browser, clock.now());
+      let user = held ? await users.getUser(held.subjectId) : null;
+      if (!held || !user || user.status !== 'active') throw nothingWaiting;
+      if (await store.repos.accountFactors.hasActiveFactor(user.subjectId)) {
+        if (options.otp === undefined) {
+          throw new AppError('mfa_required', 'This account has a second factor: send `POST /auth/upstream/finish` again with, in `otp`, the 6-digit code from the authenticator app or an unused recovery code.');
+        }
+        user = await users.authenticateSecondStep(user.subjectId, options.otp, { ip: options.ip, surface: 'management' });
+        if (!user) throw new AppError('invalid_credentials', 'The one-time code is wrong or was used already. Send the current code of the authenticator app, or an unused recovery code, in `otp`; repeated failures are refused for a while.');
+      }
+      if (!(await useHeldConsoleSignIn(store.repos, browser, clock.now()))) throw nothingWaiting;
+      return startSession(user, options.kind, options.ip, 'upstream');
     },
 
     /** The signed-in user behind a token of this kind, or null when it is unknown, expired, revoked or its user is disabled. */

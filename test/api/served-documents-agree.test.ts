@@ -299,6 +299,11 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     passkeyOptions: { caller: () => Promise.resolve(erin) },
     addPasskey: { skip: 'needs a WebAuthn attestation made by an authenticator for the options; test/browser/passkeys.test.ts and test/e2e/console-passkey.test.ts add passkeys with Chromium\'s virtual authenticator' },
     passkeyLoginOptions: { caller: async () => { const client = anonymous(); if ('context' in client) await client.context(); return client; } },
+    upstreamLogin: {
+      caller: async () => { const client = anonymous(); if ('context' in client) await client.context(); return client; },
+      setUp: async () => ({ params: (await withUpstreamProvider()).params }),
+    },
+    upstreamFinish: { skip: 'needs a browser the upstream provider has just sent back; test/browser/console-upstream-sign-in.test.ts finishes sign-ins in Chromium, with and without a one-time code' },
     passkeyLogin: { skip: 'needs a WebAuthn assertion of a registered passkey; test/browser/passkeys.test.ts and test/e2e/console-passkey.test.ts sign in with Chromium\'s virtual authenticator' },
     setMyLocale: { caller: async () => signIn((await newPerson('locale')).account) },
     listAssistantGrants: {

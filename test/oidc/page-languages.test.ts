@@ -11,7 +11,7 @@ import { renderLoginPage } from '../../src/oidc/pages/login-page.ts';
 import { renderLoggedOutPage, renderLogoutPage } from '../../src/oidc/pages/logout-page.ts';
 import { renderOneTimeCodePage } from '../../src/oidc/pages/one-time-code-page.ts';
 import { signInRefusalText } from '../../src/oidc/sign-in-refusal.ts';
-import { UpstreamSignInStopped, type UpstreamStopReason } from '../../src/oidc/upstream-sign-in.ts';
+import { UpstreamSignInStopped, type UpstreamStopReason } from '../../src/services/upstream-sign-in.ts';
 import { FEDERATED_REFUSAL_REASONS, FederatedSignInRefused } from '../../src/services/federated-sign-in.ts';
 
 const DEAD_LINK_REASONS: DeadLinkReason[] = ['unknown', 'used', 'expired', 'superseded', 'password_changed'];

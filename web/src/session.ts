@@ -12,6 +12,8 @@ export interface SessionState {
   secretPolicy: SecretPolicy;
   /** Why the person is on the sign-in page, e.g. their session ended. */
   notice: string | null;
+  /** Signed out: the upstream providers offered as "Continue with". */
+  signInProviders: { name: string; displayName: string }[];
 }
 
 let state: SessionState = {
@@ -19,6 +21,7 @@ let state: SessionState = {
   user: null,
   secretPolicy: { defaultGraceSeconds: SECRET_POLICY.defaultGraceSeconds, maxGraceSeconds: SECRET_POLICY.maxGraceSeconds },
   notice: null,
+  signInProviders: [],
 };
 const listeners = new Set<() => void>();
 
@@ -49,7 +52,7 @@ export async function loadSession(): Promise<void> {
   if (context.authenticated && context.user) {
     update({ status: 'signed-in', user: context.user, secretPolicy: context.clientSecretPolicy ?? state.secretPolicy });
   } else {
-    update({ status: 'signed-out', user: null });
+    update({ status: 'signed-out', user: null, signInProviders: context.signInProviders ?? [] });
   }
 }
 
@@ -67,6 +70,19 @@ export async function signInWithPasskey(): Promise<void> {
   const options = await unwrap(api.POST('/auth/passkey/options'));
   const answer = await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'] });
   await unwrap(api.POST('/auth/passkey', { body: { response: answer as unknown as PasskeyAnswer } }));
+  await loadSession();
+  update({ notice: null });
+}
+
+/** Sends the browser to an upstream provider; it comes back to the sign-in page with `?upstream=`, which calls finishUpstreamSignIn. */
+export async function startUpstreamSignIn(name: string, next: string): Promise<void> {
+  const { authorizationUrl } = await unwrap(api.POST('/auth/upstream/{name}/start', { params: { path: { name } }, body: next === '/' ? {} : { next } }));
+  window.location.assign(authorizationUrl);
+}
+
+/** Signs in the browser an upstream provider returned; `otp` for a person with a second factor (else 401 mfa_required). */
+export async function finishUpstreamSignIn(otp?: string): Promise<void> {
+  await unwrap(api.POST('/auth/upstream/finish', { body: otp ? { otp } : {} }));
   await loadSession();
   update({ notice: null });
 }

@@ -61,7 +61,33 @@ export const consoleContextResponse = z.object({
     .nullable()
     .optional()
     .meta({ description: 'Signed in: the person\'s saved language (`PUT /account/locale`), null when none is saved (the console then follows the browser).' }),
+  signInProviders: z
+    .array(z.object({ name: z.string(), displayName: z.string() }))
+    .optional()
+    .meta({ description: 'Signed out: the enabled upstream OpenID Connect providers, each a "Continue with {displayName}" choice for `POST /auth/upstream/{name}/start`.' }),
 });
+
+export const upstreamLoginRequest = z
+  .object({
+    next: z
+      .string()
+      .min(1)
+      .max(512)
+      .regex(/^\/(?!\/)/, 'must be a console path starting with a single /')
+      .optional()
+      .meta({ description: 'The console path to return to once signed in (default `/`).' }),
+  })
+  .strict();
+
+export const upstreamLoginResponse = z.object({
+  authorizationUrl: z.string().meta({ description: 'The upstream provider\'s authorization address: send the browser there (a top-level navigation).' }),
+});
+
+export const upstreamFinishRequest = z
+  .object({
+    otp: loginRequest.shape.otp,
+  })
+  .strict();
 
 export const presentSessionUser = (user: User): z.infer<typeof sessionUser> => ({
   subjectId: user.subjectId,

@@ -11,8 +11,13 @@ import {
   passkeyLoginRequest,
   presentSecretPolicy,
   presentSessionUser,
+  upstreamFinishRequest,
+  upstreamLoginRequest,
+  upstreamLoginResponse,
   whoAmIResponse,
 } from '../contracts/auth.ts';
+import { identityProviderParams } from '../contracts/identity-providers.ts';
+import { consoleBrowserKey, UpstreamSignInStopped } from '../../services/upstream-sign-in.ts';
 import { exampleSessionUser } from '../contracts/examples.ts';
 import { defineOperation, type AnyOperation } from '../operation.ts';
 import type { DeviceCookie } from '../../security/device-cookie.ts';
@@ -78,7 +83,8 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
         nonce = randomBase62(32);
         cookies.set(reply, 'loginCsrf', nonce, LOGIN_CSRF_LIFETIME_SECONDS);
       }
-      return { authenticated: false, csrfToken: csrf.forLogin(nonce) };
+      const { choices } = await services.upstreamSignIns.choices();
+      return { authenticated: false, csrfToken: csrf.forLogin(nonce), signInProviders: choices };
     },
   });
 
@@ -154,6 +160,63 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
     },
   });
 
+  const upstreamLogin = defineOperation({
+    operationId: 'upstreamLogin',
+    method: 'POST',
+    path: '/auth/upstream/:name/start',
+    tag,
+    summary: 'Start signing in to the console through an upstream provider',
+    description:
+      'Starts the code flow (PKCE, state, nonce) at the upstream OpenID Connect provider `name` (one of `signInProviders` from `GET /auth/context`), for this browser: ' +
+      'needs the login-CSRF token in X-CSRF-Token, with its cookie. Send the browser to `authorizationUrl`; the provider returns it to Sesame, which sends it to ' +
+      '`/console/sign-in?upstream={name}`, where `POST /auth/upstream/finish` signs it in. The flow must finish within 10 minutes.',
+    access: 'public',
+    security: [{ loginCsrfCookie: [], csrfHeader: [] }],
+    params: identityProviderParams,
+    body: upstreamLoginRequest,
+    bodyExample: { next: '/projects' },
+    response: { status: 200, description: 'Where to send the browser.', schema: upstreamLoginResponse, example: { authorizationUrl: 'https://login.example.edu/authorize?client_id=sesame&response_type=code&scope=openid+profile+email&state=console.q2A8nW0v' } },
+    errors: ['csrf_failed', 'not_found', 'service_unavailable'],
+    async handle({ services, params, body, request }) {
+      const nonce = requireLoginCsrf(request);
+      try {
+        const { url } = await services.upstreamSignIns.start(params.name, { console: { browser: consoleBrowserKey(nonce), next: body.next ?? '/' } });
+        return { authorizationUrl: url };
+      } catch (error) {
+        if (!(error instanceof UpstreamSignInStopped)) throw error;
+        if (error.reason === 'provider_unreachable') throw new AppError('service_unavailable', `${error.message} (\`POST /auth/upstream/${params.name}/start\` again later)`, { retryAfterSeconds: 30 });
+        throw new AppError('not_found', `No enabled sign-in provider is called ${params.name}: choose one of \`signInProviders\` from \`GET /auth/context\`.`);
+      }
+    },
+  });
+
+  const upstreamFinish = defineOperation({
+    operationId: 'upstreamFinish',
+    method: 'POST',
+    path: '/auth/upstream/finish',
+    tag,
+    summary: 'Finish signing in to the console through an upstream provider',
+    description:
+      'Signs in the browser an upstream provider has just returned (after `POST /auth/upstream/{name}/start`), within 5 minutes, once: sets the session cookie as ' +
+      '`POST /auth/login` does. Needs the login-CSRF token in X-CSRF-Token, with the cookie of the browser that started the sign-in. A person with a second factor ' +
+      'also sends `otp` (401 mfa_required without it).',
+    access: 'public',
+    security: [{ loginCsrfCookie: [], csrfHeader: [] }],
+    body: upstreamFinishRequest,
+    bodyExample: { otp: '123456' },
+    response: {
+      status: 200,
+      description: 'Signed in; the session cookie is set.',
+      schema: consoleLoginResponse,
+      example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+    },
+    errors: ['csrf_failed', 'invalid_credentials', 'mfa_required', 'rate_limited'],
+    async handle({ services, body, request, reply }) {
+      const nonce = requireLoginCsrf(request);
+      return signedIn(reply, await services.sessions.loginAfterUpstream(consoleBrowserKey(nonce), { kind: 'console', ip: request.ip, otp: body.otp }));
+    },
+  });
+
   const logout = defineOperation({
     operationId: 'logout',
     method: 'POST',
@@ -185,5 +248,5 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
     },
   });
 
-  return [getContext, login, passkeyLoginOptions, passkeyLogin, logout, whoAmI];
+  return [getContext, login, passkeyLoginOptions, passkeyLogin, upstreamLogin, upstreamFinish, logout, whoAmI];
 }

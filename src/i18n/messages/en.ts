@@ -232,6 +232,8 @@ export const en = {
   'console.signIn.submit': 'Sign in',
   'console.signIn.busy': 'Signing in…',
   'console.signIn.forgot': 'Forgot your password?',
+  'console.signIn.upstreamFinishing': 'Finishing your sign-in through {provider}…',
+  'console.signIn.otherWays': 'Use another way to sign in',
   'console.projects.title': 'Projects',
   'console.projects.new': 'New project',
   'console.projects.intro': 'A project groups the OIDC clients of one application and the people who manage them.',

@@ -214,6 +214,8 @@ export const zhCN: Messages = {
   'console.signIn.submit': '登录',
   'console.signIn.busy': '正在登录…',
   'console.signIn.forgot': '忘记密码？',
+  'console.signIn.upstreamFinishing': '正在完成通过 {provider} 的登录…',
+  'console.signIn.otherWays': '使用其他方式登录',
   'console.projects.title': '项目',
   'console.projects.new': '新建项目',
   'console.projects.intro': '一个项目汇集一个应用的 OIDC 客户端以及管理它们的人员。',

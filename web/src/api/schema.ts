@@ -104,6 +104,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/upstream/{name}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start signing in to the console through an upstream provider
+         * @description Starts the code flow (PKCE, state, nonce) at the upstream OpenID Connect provider `name` (one of `signInProviders` from `GET /auth/context`), for this browser: needs the login-CSRF token in X-CSRF-Token, with its cookie. Send the browser to `authorizationUrl`; the provider returns it to Sesame, which sends it to `/console/sign-in?upstream={name}`, where `POST /auth/upstream/finish` signs it in. The flow must finish within 10 minutes.
+         */
+        post: operations["upstreamLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/upstream/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish signing in to the console through an upstream provider
+         * @description Signs in the browser an upstream provider has just returned (after `POST /auth/upstream/{name}/start`), within 5 minutes, once: sets the session cookie as `POST /auth/login` does. Needs the login-CSRF token in X-CSRF-Token, with the cookie of the browser that started the sign-in. A person with a second factor also sends `otp` (401 mfa_required without it).
+         */
+        post: operations["upstreamFinish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/logout": {
         parameters: {
             query?: never;
@@ -1496,6 +1536,11 @@ export interface operations {
                         clientSecretPolicy?: components["schemas"]["ClientSecretPolicy"];
                         /** @description Signed in: the person's saved language (`PUT /account/locale`), null when none is saved (the console then follows the browser). */
                         locale?: ("en" | "zh-CN") | null;
+                        /** @description Signed out: the enabled upstream OpenID Connect providers, each a "Continue with {displayName}" choice for `POST /auth/upstream/{name}/start`. */
+                        signInProviders?: {
+                            name: string;
+                            displayName: string;
+                        }[];
                     };
                 };
             };
@@ -1887,6 +1932,289 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "invalid_credentials";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: `rate_limited` (each example says what it means and what to do). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    upstreamLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "next": "/projects"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The console path to return to once signed in (default `/`). */
+                    next?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "authorizationUrl": "https://login.example.edu/authorize?client_id=sesame&response_type=code&scope=openid+profile+email&state=console.q2A8nW0v"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The upstream provider's authorization address: send the browser there (a top-level navigation). */
+                        authorizationUrl: string;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    upstreamFinish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "otp": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The one-time code, needed when the account has a second factor (the login answers 401 mfa_required without it): the 6-digit code of the authenticator app, or one unused recovery code. */
+                    otp?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expiresIn": 86400,
+                     *       "csrfToken": "q3VbX0n8Zk2mT7pLr4sW9yC1dF6hJ5gE8aU2iO0kQ1w",
+                     *       "user": {
+                     *         "subjectId": "0b7e6c1a-2f3d-4e5a-8b9c-1d2e3f4a5b6c",
+                     *         "account": "alice",
+                     *         "displayName": "Alice Admin",
+                     *         "isAdmin": false
+                     *       },
+                     *       "clientSecretPolicy": {
+                     *         "defaultGraceSeconds": 3600,
+                     *         "maxGraceSeconds": 604800
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Seconds until the session cookie expires. */
+                        expiresIn: number;
+                        /** @description Send in the `X-CSRF-Token` header of every state-changing request of this session. */
+                        csrfToken: string;
+                        user: components["schemas"]["SessionUser"];
+                        clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `invalid_credentials`, `mfa_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_credentials" | "mfa_required";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -8,6 +8,7 @@ import { seriousAccessibilityProblems } from './support/axe.ts';
 import { launchBrowser, openWatchedPage } from './support/browser.ts';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { focused } from './support/keyboard.ts';
+import { saveScreenshot } from './support/screenshots.ts';
 
 const CONTINUE = 'Continue with Campus login';
 
@@ -67,6 +68,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await page.getByRole('button', { name: CONTINUE }).waitFor();
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    await saveScreenshot(page, 'sign-in-with-upstream-providers');
 
     await continueAtUpstream(page, 'up-erin');
     await page.getByRole('heading', { name: 'Linked identities' }).waitFor({ timeout: 15_000 });
@@ -120,6 +122,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
     await expect.poll(() => focused(page)).toBe('input:One-time code');
     expect(await signedInStatus(page)).toBe(401);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    await saveScreenshot(page, 'sign-in-upstream-one-time-code');
 
     await code.fill('000000');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -73,7 +73,7 @@ export const upstreamLoginRequest = z
       .string()
       .min(1)
       .max(512)
-      .regex(/^\/(?!\/)/, 'must be a console path starting with a single /')
+      .regex(/^\/([^/].*)?$/, 'must be a console path starting with a single /')
       .optional()
       .meta({ description: 'The console path to return to once signed in (default `/`).' }),
   })

@@ -26,7 +26,7 @@ describe.each(TEST_ENGINES)('console surface (Management API) on %s', (engine) =
   it('hands out a login-CSRF token and its cookie while signed out', async () => {
     const context = await carol.context();
     expect(context.status).toBe(200);
-    expect(context.body).toEqual({ authenticated: false, csrfToken: expect.any(String) });
+    expect(context.body).toEqual({ authenticated: false, csrfToken: expect.any(String), signInProviders: [] });
     const [cookie] = setCookies(context.headers);
     expect(cookie).toMatch(/^sesame_login_csrf=[0-9A-Za-z]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
     const again = await carol.context();

@@ -35,3 +35,20 @@ export async function snapshotEveryTable(db: Db, engine: Engine): Promise<Databa
 }
 
 export const sameSnapshot = (a: DatabaseSnapshot, b: DatabaseSnapshot) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A cheap mark that differs whenever the stored data may have changed, so a test taking many snapshots takes
+ * a full one only then. SQLite: the serving connection's count of changed rows (the app and the test share
+ * that one connection; a write rolled back still counts, which only costs a full snapshot). PostgreSQL: a
+ * digest of every table's rows, computed by the server, so no row crosses the wire.
+ */
+export async function changeMark(db: Db, engine: Engine): Promise<string> {
+  if (engine === 'sqlite') {
+    const { rows } = await sql<{ changes: number }>`select total_changes() as changes`.execute(db);
+    return String(rows[0]!.changes);
+  }
+  const tables = await tablesOf(db);
+  const digests = tables.map((table) => sql`(select md5(coalesce(string_agg(t::text, E'\n' order by t::text), '')) from ${sql.table(table)} t) as ${sql.ref(table)}`);
+  const { rows } = await sql<Record<string, string>>`select ${sql.join(digests)}`.execute(db);
+  return JSON.stringify(rows[0]);
+}

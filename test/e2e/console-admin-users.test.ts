@@ -1,36 +1,26 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
-import { launchBrowser, openWatchedPage } from './support/browser.ts';
+import { openWatchedPage } from './support/browser.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 import { signIn } from './support/console-actions.ts';
-import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { ADMIN } from './support/console-server.ts';
 
 // The administrators' page: create, disable and enable, reset password, grant and withdraw admin.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: users page for administrators (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startConsoleServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useConsoleSuite();
 
   const stored = async (account: string) => {
-    const user = await server.services.users.findByAccount(account);
+    const user = await suite.server.services.users.findByAccount(account);
     if (!user) throw new Error(`no user ${account}`);
     return user;
   };
 
   /** Tries to sign in as someone else in a fresh browser context; returns whether it worked. */
   async function canSignIn(account: string, password: string): Promise<boolean> {
-    const other = await openWatchedPage(browser);
+    const other = await openWatchedPage(suite.browser);
     try {
-      await other.page.goto(server.consoleUrl('/sign-in'));
+      await other.page.goto(suite.server.consoleUrl('/sign-in'));
       await other.page.getByLabel('Account').fill(account);
       await other.page.getByLabel('Password').fill(password);
       await other.page.getByRole('button', { name: 'Sign in' }).click();
@@ -52,8 +42,8 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: users page for admin
   }
 
   test('an administrator creates a user, grants and withdraws admin, disables and enables them, and resets their password', async () => {
-    const { page, context, problems } = await openWatchedPage(browser);
-    await signIn(page, server.consoleUrl(), ADMIN.account, ADMIN.password);
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await signIn(page, suite.server.consoleUrl(), ADMIN.account, ADMIN.password);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
 
@@ -116,11 +106,11 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: users page for admin
   }, 90_000);
 
   test('someone who is not an administrator finds no users page', async () => {
-    const dave = await server.createUser('dave', 'Dave Member');
-    const { page, context, problems } = await openWatchedPage(browser);
-    await signIn(page, server.consoleUrl(), dave.account, dave.password);
+    const dave = await suite.server.createUser('dave', 'Dave Member');
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await signIn(page, suite.server.consoleUrl(), dave.account, dave.password);
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count()).toBe(0);
-    await page.goto(server.consoleUrl('/admin/users'));
+    await page.goto(suite.server.consoleUrl('/admin/users'));
     await page.getByRole('heading', { level: 1, name: 'No such page' }).waitFor();
     expect(await page.evaluate(() => fetch('/api/management/admin/users').then((r) => r.status))).toBe(403);
     expect(problems).toEqual([]);

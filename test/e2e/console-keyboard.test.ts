@@ -1,29 +1,17 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
-import { launchBrowser, openWatchedPage } from './support/browser.ts';
+import { openWatchedPage } from './support/browser.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 import { focused, tabTo } from './support/keyboard.ts';
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 
 // Everything works from the keyboard; focus goes where the content changed and comes back from dialogs.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: keyboard and focus (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startConsoleServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useConsoleSuite();
 
   test('sign in, create a project and register a client with the keyboard alone', async () => {
-    const user = await server.createUser('kim', 'Kim Keys');
-    const { page, context, problems } = await openWatchedPage(browser);
-    await page.goto(server.consoleUrl());
+    const user = await suite.server.createUser('kim', 'Kim Keys');
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await page.goto(suite.server.consoleUrl());
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
 
     await tabTo(page, 'input:Account');

@@ -1,42 +1,32 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
+import { openWatchedPage, PHONE } from './support/browser.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 import { signInHere } from './support/console-actions.ts';
-import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { ADMIN } from './support/console-server.ts';
 import { consoleActor } from './support/seed.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 
 // The console in English and Simplified Chinese: it follows the browser until the person picks a
 // language, which it saves on their account (PUT /account/locale) and applies at once.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startConsoleServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useConsoleSuite();
 
   const htmlLang = (page: import('playwright-core').Page) => page.evaluate(() => document.documentElement.lang);
 
   test('a Chinese browser gets the sign-in page in Chinese; a picked language is saved and comes back after reloading', async () => {
-    const user = await server.createUser('lin', 'Lin');
-    const { page, context, problems } = await openWatchedPage(browser);
+    const user = await suite.server.createUser('lin', 'Lin');
+    const { page, context, problems } = await openWatchedPage(suite.browser);
     await context.setExtraHTTPHeaders({ 'accept-language': 'zh-CN' });
     await page.addInitScript(() => Object.defineProperty(navigator, 'languages', { get: () => ['zh-CN', 'zh'], configurable: true }));
-    await page.goto(server.consoleUrl());
+    await page.goto(suite.server.consoleUrl());
     await page.getByRole('heading', { name: '登录控制台' }).waitFor();
     expect(await htmlLang(page)).toBe('zh-CN');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await saveScreenshot(page, 'console-zh-CN-sign-in');
 
-    // The sign-in page's own switcher: English at once, remembered in this browser.
+    // The sign-in page's own switcher: English at once, remembered in this suite.browser.
     await page.getByLabel('语言').selectOption('en');
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     expect(await htmlLang(page)).toBe('en');
@@ -49,13 +39,13 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
     await page.getByRole('heading', { level: 1, name: '项目' }).waitFor();
     expect(await page.getByRole('button', { name: '新建项目' }).isVisible()).toBe(true);
     expect(await htmlLang(page)).toBe('zh-CN');
-    await expect.poll(async () => (await server.services.users.getUser(user.subjectId))?.locale).toBe('zh-CN');
+    await expect.poll(async () => (await suite.server.services.users.getUser(user.subjectId))?.locale).toBe('zh-CN');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
     await saveScreenshot(page, 'console-zh-CN-projects');
     await page.setViewportSize(PHONE);
     await saveScreenshot(page, 'console-zh-CN-projects');
 
-    // Without the browser's cookie and with an English browser, the saved language still decides.
+    // Without the browser's cookie and with an English suite.browser, the saved language still decides.
     await context.clearCookies({ name: 'sesame_lang' });
     await context.setExtraHTTPHeaders({ 'accept-language': 'en' });
     await page.addInitScript(() => Object.defineProperty(navigator, 'languages', { get: () => ['en-US', 'en'], configurable: true }));
@@ -89,21 +79,21 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
     }, within);
 
   test('an administrator walks the console in Chinese: no English left on the admin pages, their dialogs and a project', async () => {
-    const admin = (await server.services.users.findByAccount(ADMIN.account))!;
-    const member = await server.createUser('mei', 'Mei');
+    const admin = (await suite.server.services.users.findByAccount(ADMIN.account))!;
+    const member = await suite.server.createUser('mei', 'Mei');
     const owner = consoleActor(admin.subjectId);
-    const project = await server.services.projects.createProject(owner, { name: '图书馆', description: '借阅系统' });
-    const { client } = await server.services.clients.registerClient(owner, project.projectId, {
+    const project = await suite.server.services.projects.createProject(owner, { name: '图书馆', description: '借阅系统' });
+    const { client } = await suite.server.services.clients.registerClient(owner, project.projectId, {
       clientType: 'web',
       displayName: '借阅后台',
       redirectUris: ['https://library.example/callback'],
       scopeWhitelist: ['openid', 'profile', 'offline_access'],
     });
-    await server.services.members.addMember(owner, project.projectId, { subjectId: member.subjectId, role: 'maintainer', expectedProjectVersion: project.version });
+    await suite.server.services.members.addMember(owner, project.projectId, { subjectId: member.subjectId, role: 'maintainer', expectedProjectVersion: project.version });
 
-    const { page, context, problems } = await openWatchedPage(browser);
-    await context.addCookies([{ name: 'sesame_lang', value: 'zh-CN', url: server.issuer }]);
-    await page.goto(server.consoleUrl());
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await context.addCookies([{ name: 'sesame_lang', value: 'zh-CN', url: suite.server.issuer }]);
+    await page.goto(suite.server.consoleUrl());
     await page.getByRole('heading', { name: '登录控制台' }).waitFor();
     await page.getByLabel('账号').fill(ADMIN.account);
     await page.getByLabel('密码').fill(ADMIN.password);
@@ -111,7 +101,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
     await page.getByRole('heading', { level: 1, name: '项目' }).waitFor();
 
     const visit = async (path: string, heading: string, level: 1 | 2 = 1) => {
-      await page.goto(server.consoleUrl(path));
+      await page.goto(suite.server.consoleUrl(path));
       await page.getByRole('heading', { level, name: heading }).first().waitFor();
       await page.waitForLoadState('networkidle');
     };
@@ -171,7 +161,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
       await check(path);
     }
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
-    await page.goto(server.consoleUrl('/account/security'));
+    await page.goto(suite.server.consoleUrl('/account/security'));
     await page.getByRole('button', { name: '添加身份验证器应用' }).click();
     await page.getByRole('dialog', { name: '添加身份验证器应用' }).waitFor();
     await check('add authenticator dialog');

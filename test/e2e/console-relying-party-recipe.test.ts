@@ -1,42 +1,31 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { launchBrowser, openWatchedPage } from './support/browser.ts';
+import { openWatchedPage } from './support/browser.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 import { openProject, signIn } from './support/console-actions.ts';
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { consoleActor } from './support/seed.ts';
 
 // Issue 13, item 7: a client's page tells its developer how the application signs people in with it.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: the relying-party recipe on a client\'s page (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startConsoleServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useConsoleSuite();
 
   test('a web client\'s page: discovery, PKCE, client_secret_basic, prompt=consent for a refresh token, ID token and userinfo claims; a spa\'s: no secret, no refresh token', async () => {
-    const owner = await server.createUser('rhea', 'Rhea Relying');
+    const owner = await suite.server.createUser('rhea', 'Rhea Relying');
     const actor = consoleActor(owner.subjectId);
-    const project = await server.services.projects.createProject(actor, { name: 'Recipes' });
+    const project = await suite.server.services.projects.createProject(actor, { name: 'Recipes' });
     for (const [clientType, displayName, scopeWhitelist] of [['web', 'Recipe web', ['openid', 'profile', 'offline_access']], ['spa', 'Recipe spa', ['openid', 'email']]] as const) {
-      await server.services.clients.registerClient(actor, project.projectId, { clientType, displayName, redirectUris: ['https://recipe.example/callback'], scopeWhitelist: [...scopeWhitelist] });
+      await suite.server.services.clients.registerClient(actor, project.projectId, { clientType, displayName, redirectUris: ['https://recipe.example/callback'], scopeWhitelist: [...scopeWhitelist] });
     }
 
-    const { page, context, problems } = await openWatchedPage(browser);
-    await signIn(page, server.consoleUrl(), owner.account, owner.password);
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await signIn(page, suite.server.consoleUrl(), owner.account, owner.password);
     await openProject(page, 'Recipes');
     await page.getByRole('link', { name: 'Recipe web' }).click();
     const recipe = page.getByRole('region', { name: 'Sign people in with this client' });
     await recipe.waitFor();
     const web = await recipe.innerText();
-    expect(web).toContain(`${server.issuer}/.well-known/openid-configuration`);
+    expect(web).toContain(`${suite.server.issuer}/.well-known/openid-configuration`);
     expect(web).toContain('code_challenge_method=S256');
     expect(web).toContain('client_secret_basic');
     expect(web).toMatch(/offline_access.*together with.*prompt=consent/);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as oidcClient from 'openid-client';
+import { isConsolePath } from '../domain/console-paths.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import type { IdentityProvider, UpstreamClaimMapping } from '../domain/identity-providers.ts';
 import { upstreamRedirectUri } from '../domain/identity-providers.ts';
@@ -111,8 +112,8 @@ async function completeUpstreamSignIn(
 type IdentityProviders = ReturnType<typeof createIdentityProviderService>;
 type ConfigurationFor = (provider: OidcProvider, secret: string | null) => Promise<oidcClient.Configuration>;
 
-/** A console path to come back to after signing in: same console only, never an address elsewhere. */
-const consoleReturnPath = (next: string | undefined): string => (next && next.startsWith('/') && !next.startsWith('//') && next.length <= 512 ? next : '/');
+/** The console path to come back to after signing in: the console's own, never an address elsewhere. */
+const consoleReturnPath = (next: string | undefined): string => (next && isConsolePath(next) && next.length <= 512 ? next : '/');
 
 /** The digest a console browser is known by here: of its login-CSRF nonce, which only that browser's cookie carries. */
 export const consoleBrowserKey = (loginNonce: string): string => sha256Hex(`upstream-console:${loginNonce}`);

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { isConsolePath } from '../../src/domain/console-paths.ts';
 
 /** Where the console lives; every in-app path below is relative to it. */
 export const CONSOLE_BASE = '/console';
@@ -63,6 +64,6 @@ export function matchPath(pattern: string, path: string): Record<string, string>
 
 /** Only same-console paths are followed after sign-in, never an address elsewhere. */
 export function safeNextPath(value: string | null): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/sign-in')) return '/';
+  if (!value || !isConsolePath(value) || value.startsWith('/sign-in')) return '/';
   return value;
 }

@@ -5,6 +5,7 @@ import type { Services } from '../services/index.ts';
 import { readIdempotencyKey, runIdempotently } from './idempotency-key.ts';
 import { isCreating, type AnyOperation, type HttpMethod, type SignedIn } from './operation.ts';
 import { refuseOutsideTokenScope } from './operation-scope.ts';
+import { refuseDuringEnrolment } from './enrolment-session.ts';
 import { parseRequestPart, refuseUnexpectedBody } from './request-validation.ts';
 
 /** How a surface recognises its signed-in user: bearer token (agent) or cookie plus CSRF header (console). */
@@ -53,6 +54,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly An
       exposeHeadRoute: false,
       handler: async (request, reply) => {
         const signedIn = operation.access === 'session' ? await auth.authenticate(request, operation.method, reply) : null;
+        refuseDuringEnrolment(operation, signedIn, auth.surface);
         const actor: Actor = {
           subjectId: signedIn?.user.subjectId ?? null,
           isAdmin: signedIn?.user.isAdmin ?? false,

@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console
-         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes. It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.
+         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes. With `enrolmentRequired: true` the session may only add a second factor (My account) until the person signs in again with it. It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.
          */
         post: operations["login"];
         delete?: never;
@@ -1026,7 +1026,7 @@ export interface components {
              * @description Machine-readable error code; the closed list is in the instructions.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
+            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "mfa_enrolment_required" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
             /** @description What happened and what to do about it. */
             error_description: string;
             /** @description Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it. */
@@ -1525,7 +1525,8 @@ export interface operations {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
                      *       },
-                     *       "locale": null
+                     *       "locale": null,
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1534,6 +1535,8 @@ export interface operations {
                         csrfToken: string;
                         user?: components["schemas"]["SessionUser"];
                         clientSecretPolicy?: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired?: boolean;
                         /** @description Signed in: the person's saved language (`PUT /account/locale`), null when none is saved (the console then follows the browser). */
                         locale?: ("en" | "zh-CN") | null;
                         /** @description Signed out: the enabled upstream OpenID Connect providers, each a "Continue with {displayName}" choice for `POST /auth/upstream/{name}/start`. */
@@ -1617,7 +1620,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1627,6 +1631,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -1898,7 +1904,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1908,6 +1915,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2181,7 +2190,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -2191,6 +2201,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2426,12 +2438,15 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2526,6 +2541,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2643,7 +2670,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2651,7 +2678,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2786,6 +2813,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -2884,7 +2923,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2892,7 +2931,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3063,7 +3102,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3071,7 +3110,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3215,6 +3254,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3365,7 +3416,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3373,7 +3424,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3537,7 +3588,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3545,7 +3596,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3723,7 +3774,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3731,7 +3782,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3894,7 +3945,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3902,7 +3953,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4090,6 +4141,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -4269,7 +4332,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4277,7 +4340,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4443,6 +4506,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -4543,7 +4618,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4551,7 +4626,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4745,7 +4820,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4753,7 +4828,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4960,7 +5035,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4968,7 +5043,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5177,7 +5252,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5185,7 +5260,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5368,7 +5443,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5376,7 +5451,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5560,7 +5635,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5568,7 +5643,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5729,6 +5804,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -5822,6 +5909,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5929,7 +6028,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5937,7 +6036,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6075,7 +6174,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6083,7 +6182,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6235,7 +6334,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6243,7 +6342,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6364,7 +6463,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6372,7 +6471,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6484,6 +6583,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -6579,7 +6690,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6587,7 +6698,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6704,7 +6815,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6712,7 +6823,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6841,7 +6952,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6849,7 +6960,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6921,7 +7032,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6929,7 +7040,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7027,7 +7138,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7035,7 +7146,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7145,7 +7256,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7153,7 +7264,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7292,7 +7403,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7300,7 +7411,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7374,7 +7485,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7382,7 +7493,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7518,7 +7629,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7526,7 +7637,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7725,7 +7836,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7733,7 +7844,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7854,7 +7965,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7862,7 +7973,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8087,7 +8198,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8095,7 +8206,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8229,7 +8340,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8237,7 +8348,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8352,6 +8463,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -8422,7 +8545,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8430,7 +8553,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8548,6 +8671,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -8618,7 +8753,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8626,7 +8761,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9435,7 +9570,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9443,7 +9578,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9553,7 +9688,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9561,7 +9696,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9688,6 +9823,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -9758,7 +9905,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9766,7 +9913,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -19,6 +19,7 @@ import { createIdempotencyService } from './idempotency.ts';
 import { createFactorService } from './factors.ts';
 import { createPasskeyService } from './passkeys.ts';
 import { createFederatedSignInService } from './federated-sign-in.ts';
+import { createGroupService } from './groups.ts';
 import { createIdentityProviderService } from './identity-providers.ts';
 import { createMemberService } from './members.ts';
 import { createPasswordResetService } from './password-reset.ts';
@@ -79,6 +80,7 @@ export function createServices({
     federatedSignIn: createFederatedSignInService(deps),
     upstreamSignIns: createUpstreamSignInService(deps),
     accountIdentities: createAccountIdentityService(deps),
+    groups: createGroupService(deps),
   };
 }
 

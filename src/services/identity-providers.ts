@@ -1,6 +1,7 @@
 import type { Actor } from '../domain/actor.ts';
 import {
   DEFAULT_DIRECTORY_ATTRIBUTES,
+  DEFAULT_GROUP_SEARCH_FILTER,
   DEFAULT_UPSTREAM_CLAIMS,
   DEFAULT_UPSTREAM_SCOPES,
   DEFAULT_USER_SEARCH_FILTER,
@@ -9,6 +10,7 @@ import {
 } from '../domain/identity-providers.ts';
 import { createIdentityProviderRequest, type CreateIdentityProviderInput, type UpdateIdentityProviderInput } from '../api/contracts/identity-providers.ts';
 import { toFieldErrors } from '../api/contracts/field-errors.ts';
+import { providerMembershipSource } from '../domain/groups.ts';
 import { AppError } from '../errors.ts';
 import { openSealedText, sealText } from '../security/sealed-text.ts';
 import type { Repositories } from '../storage/store.ts';
@@ -65,6 +67,7 @@ export function createIdentityProviderService(deps: ServiceDeps) {
       provisioning: input.provisioning,
       linkByVerifiedEmail: input.linkByVerifiedEmail ?? false,
       allowedEmailDomains: domainsOf(input.allowedEmailDomains ?? []),
+      groupMapping: { ...input.groupMapping },
       position,
       secretSealed,
       version: 1,
@@ -92,6 +95,8 @@ export function createIdentityProviderService(deps: ServiceDeps) {
         userSearchFilter: ldap.userSearchFilter ?? DEFAULT_USER_SEARCH_FILTER,
         attributes: { ...DEFAULT_DIRECTORY_ATTRIBUTES, ...ldap.attributes },
         adminGroupDn: ldap.adminGroupDn ?? null,
+        groupSearchBase: ldap.groupSearchBase ?? null,
+        groupSearchFilter: ldap.groupSearchFilter ?? DEFAULT_GROUP_SEARCH_FILTER,
       },
       hasBindPassword: secretSealed !== null,
     };
@@ -109,6 +114,7 @@ export function createIdentityProviderService(deps: ServiceDeps) {
       ...(changes.provisioning !== undefined ? { provisioning: changes.provisioning } : {}),
       ...(changes.linkByVerifiedEmail !== undefined ? { linkByVerifiedEmail: changes.linkByVerifiedEmail } : {}),
       ...(changes.allowedEmailDomains !== undefined ? { allowedEmailDomains: domainsOf(changes.allowedEmailDomains) } : {}),
+      ...(changes.groupMapping !== undefined ? { groupMapping: { ...changes.groupMapping } } : {}),
       updatedAt: now,
     };
     if (before.type === 'oidc') {
@@ -238,7 +244,14 @@ export function createIdentityProviderService(deps: ServiceDeps) {
         if (!before) throw notFound(name);
         if (!(await repos.identityProviders.removeIfVersion(name, expectedVersion))) throw conflict(name, before.version);
         const unlinked = await repos.upstreamIdentities.removeAllOfProvider(name);
-        await writeAudit(repos, clock, actor, { action: 'identity_provider.delete', targetType: 'identity_provider', targetId: name, before: audited(before), after: { unlinkedIdentities: unlinked.length } });
+        const removedMemberships = await repos.groups.removeAllFromSource(providerMembershipSource(before.type, name));
+        await writeAudit(repos, clock, actor, {
+          action: 'identity_provider.delete',
+          targetType: 'identity_provider',
+          targetId: name,
+          before: audited(before),
+          after: { unlinkedIdentities: unlinked.length, ...(removedMemberships > 0 ? { removedGroupMemberships: removedMemberships } : {}) },
+        });
       });
     },
 

@@ -736,6 +736,98 @@ export interface paths {
         patch: operations["updateIdentityProvider"];
         trace?: never;
     };
+    "/admin/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups (administrators)
+         * @description Every group with its member count, by name. Applications that ask for the `groups` scope receive the person's group names, sorted, as the `groups` claim (userinfo and the ID token). Administrators only.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Add a group (administrators)
+         * @description Adds an empty group. `name` is a slug and cannot change; a taken name is 400 with `field_errors.name`. Applications that ask for the `groups` scope receive the person's group names, sorted, as the `groups` claim (userinfo and the ID token). Administrators only; audited.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/groups/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a group (administrators)
+         * @description Removes the group and every membership in it; the people stay. The body carries `expectedVersion`. Administrators only; audited.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a group (administrators)
+         * @description Changes the fields sent (`displayName`, `description`); the name cannot change. Send the `version` you read as `expectedVersion`; a change made meanwhile answers 409 version_conflict. Member changes do not change the version. Administrators only; audited.
+         */
+        patch: operations["updateGroup"];
+        trace?: never;
+    };
+    "/admin/groups/{name}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a group's members (administrators)
+         * @description The members by account. `source` says who manages each membership: `local` (these operations) or `oidc:NAME` / `ldap:NAME`, the identity provider whose `groupMapping` sets it at each sign-in through it. Administrators only.
+         */
+        get: operations["listGroupMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/groups/{name}/members/{subjectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a person to a group (administrators)
+         * @description Idempotent: a person already in the group stays in it once. A membership an identity provider manages becomes `local`, so later sign-ins through that provider no longer remove it. Administrators only; audited.
+         */
+        put: operations["addGroupMember"];
+        post?: never;
+        /**
+         * Remove a person from a group (administrators)
+         * @description Removes the membership whatever its source (idempotent). One an identity provider manages comes back at the person's next sign-in through that provider while its mapping still says so. Administrators only; audited.
+         */
+        delete: operations["removeGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/password": {
         parameters: {
             query?: never;
@@ -1118,8 +1210,10 @@ export interface components {
             description: string;
             redirectUris: string[];
             postLogoutRedirectUris: string[];
-            scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+            scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
             requirePkce: boolean;
+            /** @description Whether the ID token also carries the profile, email and groups claims that the granted scopes release at userinfo; false: the ID token holds only sub and how the person signed in. */
+            claimsInIdToken: boolean;
             /**
              * @description A disabled client cannot sign anyone in.
              * @enum {string}
@@ -1229,6 +1323,8 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "disabled";
+            /** @description The names of the groups the person is in, sorted (released as the `groups` claim with the `groups` scope). */
+            groups: string[];
             /**
              * Format: date-time
              * @description ISO-8601 time in UTC
@@ -1320,6 +1416,27 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        Group: {
+            name: string;
+            displayName: string;
+            description: string;
+            memberCount: number;
+            /** @description Send as `expectedVersion` to change or remove the group; member changes do not change it. */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 time in UTC
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        GroupMember: {
+            subjectId: string;
+            account: string;
+            displayName: string;
+            /** @description `local` (managed with these operations), or `oidc:NAME` / `ldap:NAME`: the identity provider that sets it at each sign-in through it. */
+            source: string;
         };
         AccountSession: {
             /** @description Opaque id of the session (never its token). */
@@ -4072,6 +4189,7 @@ export interface operations {
                      *             "email"
                      *           ],
                      *           "requirePkce": true,
+                     *           "claimsInIdToken": false,
                      *           "status": "active",
                      *           "revision": 1,
                      *           "secrets": [
@@ -4102,6 +4220,7 @@ export interface operations {
                      *             "profile"
                      *           ],
                      *           "requirePkce": true,
+                     *           "claimsInIdToken": false,
                      *           "status": "active",
                      *           "revision": 1,
                      *           "secrets": [],
@@ -4237,10 +4356,12 @@ export interface operations {
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
-                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+                    /** @description Allowed scopes: openid, profile, email, student, groups, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
+                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
                     /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
+                    /** @description Defaults to false. true: the ID token also carries the profile, email and groups claims the granted scopes release at userinfo (for applications that read only the ID token). */
+                    claimsInIdToken?: boolean;
                 };
             };
         };
@@ -4271,6 +4392,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4460,6 +4582,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4774,6 +4897,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4949,10 +5073,12 @@ export interface operations {
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
-                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+                    /** @description Allowed scopes: openid, profile, email, student, groups, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
+                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
                     /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
+                    /** @description Defaults to false. true: the ID token also carries the profile, email and groups claims the granted scopes release at userinfo (for applications that read only the ID token). */
+                    claimsInIdToken?: boolean;
                     /**
                      * @description Optional; if given it must be the client's current type. A client's type never changes (409 invalid_client_type).
                      * @enum {string}
@@ -4989,6 +5115,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 2,
                      *         "secrets": [
@@ -5184,6 +5311,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5397,6 +5525,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5586,6 +5715,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -6005,6 +6135,9 @@ export interface operations {
                      *           "studentStatus": "active",
                      *           "isAdmin": false,
                      *           "status": "active",
+                     *           "groups": [
+                     *             "staff"
+                     *           ],
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -6126,6 +6259,7 @@ export interface operations {
                      *         "studentStatus": "active",
                      *         "isAdmin": false,
                      *         "status": "active",
+                     *         "groups": [],
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
                      *       }
@@ -6300,6 +6434,9 @@ export interface operations {
                      *         "studentStatus": "active",
                      *         "isAdmin": false,
                      *         "status": "disabled",
+                     *         "groups": [
+                     *           "staff"
+                     *         ],
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
                      *       }
@@ -8231,6 +8368,912 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "groups": [
+                     *         {
+                     *           "name": "staff",
+                     *           "displayName": "Staff",
+                     *           "description": "Everyone employed by the school",
+                     *           "memberCount": 12,
+                     *           "version": 1,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        groups: components["schemas"]["Group"][];
+                    };
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "staff",
+                 *       "displayName": "Staff",
+                 *       "description": "Everyone employed by the school"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Unique slug; what applications see in the `groups` claim. Cannot be changed.
+                     * @example staff
+                     */
+                    name: string;
+                    /** @description What people see in the console. */
+                    displayName: string;
+                    /** @description Free text: what the group is for. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group": {
+                     *         "name": "staff",
+                     *         "displayName": "Staff",
+                     *         "description": "Everyone employed by the school",
+                     *         "memberCount": 0,
+                     *         "version": 1,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        group: components["schemas"]["Group"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_reused";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 1
+                 *     }
+                 */
+                "application/json": {
+                    expectedVersion: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 1,
+                 *       "displayName": "All staff"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `version` you last read; a stale one is refused with 409 version_conflict. */
+                    expectedVersion: number;
+                    /** @description What people see in the console. */
+                    displayName?: string;
+                    /** @description Free text: what the group is for. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The changed group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group": {
+                     *         "name": "staff",
+                     *         "displayName": "All staff",
+                     *         "description": "Everyone employed by the school",
+                     *         "memberCount": 12,
+                     *         "version": 2,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        group: components["schemas"]["Group"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroupMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "members": [
+                     *         {
+                     *           "subjectId": "usr_2kQ9mW2xR7tY5uP1",
+                     *           "account": "alice",
+                     *           "displayName": "Alice Example",
+                     *           "source": "local"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        members: components["schemas"]["GroupMember"][];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+                /** @description The person's subjectId. */
+                subjectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person is a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+                /** @description The person's subjectId. */
+                subjectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person is not a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newSecretValue, newSessionId } from '../domain/ids.ts';
@@ -62,7 +63,7 @@ export function createSessionService(deps: ServiceDeps) {
       const surface = options.kind === 'agent' ? 'agent' : 'management';
       const user = await users.authenticate(account, password, { ip: options.ip, surface, deviceSubject: options.deviceSubject }, options.otp);
       // One answer whatever was wrong: unknown account, wrong password or disabled account.
-      if (!user) throw new AppError('invalid_credentials', 'The account, password or one-time code is wrong, or the account is disabled. Check `account`, `password` and, if sent, `otp` with the person before sending `POST /auth/login` again; repeated failures are refused for a while.');
+      if (!user) throw new AppError('invalid_credentials', said`The account, password or one-time code is wrong, or the account is disabled. Check \`account\`, \`password\` and, if sent, \`otp\` with the person before sending ${see('login')} again; repeated failures are refused for a while.`);
       return startSession(user, options.kind, options.ip, 'password');
     },
 
@@ -94,7 +95,7 @@ export function createSessionService(deps: ServiceDeps) {
       if (!held || !user || user.status !== 'active') throw nothingWaiting;
       if (await store.repos.accountFactors.hasActiveFactor(user.subjectId)) {
         if (options.otp === undefined) {
-          throw new AppError('mfa_required', 'This account has a second factor: send `POST /auth/upstream/finish` again with, in `otp`, the 6-digit code from the authenticator app or an unused recovery code.');
+          throw new AppError('mfa_required', said`This account has a second factor: send ${see('upstreamFinish')} again with, in \`otp\`, the 6-digit code from the authenticator app or an unused recovery code.`);
         }
         user = await users.authenticateSecondStep(user.subjectId, options.otp, { ip: options.ip, surface: 'management' });
         if (!user) throw new AppError('invalid_credentials', 'The one-time code is wrong or was used already. Send the current code of the authenticator app, or an unused recovery code, in `otp`; repeated failures are refused for a while.');

@@ -23,7 +23,7 @@ export const see = (operationId: string): OperationPointer => ({ operationId });
 
 const isPointer = (value: unknown): value is OperationPointer => typeof value === 'object' && value !== null && typeof (value as OperationPointer).operationId === 'string';
 
-/** A template whose `${see('id')}` values stay pointers; any other value becomes text. */
+/** A template whose pointer values (`see(operationId)`) stay pointers; any other value becomes text. */
 export function said(strings: TemplateStringsArray, ...values: ReadonlyArray<string | number | OperationPointer | PointedText>): PointedText {
   const parts: TextPart[] = [];
   strings.forEach((text, index) => {

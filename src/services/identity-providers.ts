@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import {
   DEFAULT_DIRECTORY_ATTRIBUTES,
@@ -8,8 +9,6 @@ import {
   type IdentityProvider,
   type StoredIdentityProvider,
 } from '../domain/identity-providers.ts';
-import { createIdentityProviderRequest, type CreateIdentityProviderInput, type UpdateIdentityProviderInput } from '../api/contracts/identity-providers.ts';
-import { toFieldErrors } from '../api/contracts/field-errors.ts';
 import { providerMembershipSource } from '../domain/groups.ts';
 import { AppError } from '../errors.ts';
 import { openSealedText, sealText } from '../security/sealed-text.ts';
@@ -17,7 +16,7 @@ import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { keyEncryptionSecretOf } from './second-factor.ts';
-import { readDocumentFile } from './client-import.ts';
+import type { CreateIdentityProviderInput, UpdateIdentityProviderInput } from './identity-provider-input.ts';
 import { checkUpstreamDiscovery } from './upstream-discovery.ts';
 
 const PROVIDER_SECRETS = { salt: 'sesame/identity-provider', info: 'identity-provider-secret aes-256-gcm v1' };
@@ -46,9 +45,9 @@ export function withoutSecret(provider: StoredIdentityProvider): IdentityProvide
 
 const domainsOf = (domains: readonly string[]) => [...new Set(domains.map((domain) => domain.trim().toLowerCase()))];
 
-const notFound = (name: string) => new AppError('not_found', `No identity provider is named ${name}; list them with GET /admin/identity-providers.`);
+const notFound = (name: string) => new AppError('not_found', said`No identity provider is named ${name}; list them with ${see('listIdentityProviders')}.`);
 const conflict = (name: string, version: number) =>
-  new AppError('version_conflict', `The identity provider ${name} changed meanwhile (now version ${version}); read it again with GET /admin/identity-providers and retry with that version.`);
+  new AppError('version_conflict', said`The identity provider ${name} changed meanwhile (now version ${version}); read it again with ${see('listIdentityProviders')} and retry with that version.`);
 
 /** Administrators' operations on the upstream OpenID Connect providers and LDAP directories (DESIGN.md section 11). */
 export function createIdentityProviderService(deps: ServiceDeps) {
@@ -136,48 +135,15 @@ export function createIdentityProviderService(deps: ServiceDeps) {
     return secret;
   }
 
-  /** Every problem of the file's `identityProviders` entries at once, keyed like `identityProviders[0].oidc.issuer`. */
-  function checkImported(entries: unknown[]): CreateIdentityProviderInput[] {
-    const fieldErrors: Record<string, string> = {};
-    const checked: CreateIdentityProviderInput[] = [];
-    const seen = new Map<string, number>();
-    entries.forEach((raw, index) => {
-      const prefix = `identityProviders[${index}]`;
-      const parsed = createIdentityProviderRequest.safeParse(raw);
-      if (!parsed.success) {
-        const found = toFieldErrors(parsed.error.issues, raw);
-        for (const [field, message] of Object.entries(found.fieldErrors)) fieldErrors[`${prefix}.${field}`] ??= message;
-        if (found.wholeInput.length > 0) fieldErrors[prefix] ??= found.wholeInput.join('; ');
-        return;
-      }
-      const first = seen.get(parsed.data.name);
-      if (first !== undefined) fieldErrors[`${prefix}.name`] = `duplicates identityProviders[${first}].name`;
-      seen.set(parsed.data.name, first ?? index);
-      checked.push(parsed.data);
-    });
-    if (Object.keys(fieldErrors).length > 0) {
-      throw new AppError('invalid_client_metadata', `The identity providers are invalid: ${Object.entries(fieldErrors).map(([field, message]) => `${field}: ${message}`).join('; ')}.`, { fieldErrors });
-    }
-    return checked;
-  }
-
   return {
     /**
-     * The first-deployment file's `identityProviders`: imported once, while no provider exists, in one transaction.
+     * The first-deployment file's `identityProviders` (checked by src/startup/first-deployment.ts): imported once,
+     * while no provider exists, in one transaction.
      * An OpenID Connect issuer is not discovered here (the upstream may not be up when Sesame first starts): the
      * first "Continue with" discovers it, and an administrator's change checks it again.
      */
-    async importProvidersFromFile(actor: Actor, path: string): Promise<{ imported: string[] }> {
+    async importProviders(actor: Actor, inputs: readonly CreateIdentityProviderInput[]): Promise<{ imported: string[] }> {
       requireAdmin(actor);
-      const document = (await readDocumentFile(path)) as { identityProviders?: unknown } | null;
-      const entries = Array.isArray(document?.identityProviders) ? (document.identityProviders as unknown[]) : [];
-      let inputs: CreateIdentityProviderInput[];
-      try {
-        inputs = checkImported(entries);
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'invalid_client_metadata') throw new AppError('invalid_client_metadata', `${path}: ${error.message}`, { fieldErrors: error.fieldErrors ?? {} });
-        throw error;
-      }
       if (inputs.length === 0 || (await store.repos.identityProviders.list()).length > 0) return { imported: [] };
       return store.transaction(async (repos) => {
         if ((await repos.identityProviders.list()).length > 0) return { imported: [] };

@@ -251,7 +251,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member
-         * @description Adds a user (by `subjectId`, found with `GET /users/lookup?account=NAME`) as `maintainer` (default) or `viewer`. Owner or administrator only. Send the project's current `version` as `expectedProjectVersion`; the project version goes up by one.
+         * @description Adds a user (by `subjectId`, found by account name with `GET /users/lookup`) as `maintainer` (default) or `viewer`. Owner or administrator only. Send the project's current `version` as `expectedProjectVersion`; the project version goes up by one.
          */
         post: operations["addMember"];
         delete?: never;
@@ -1383,6 +1383,7 @@ export interface components {
                     displayName: string;
                     email: string;
                     emailVerified: string;
+                    groups?: string;
                 };
             };
             ldap?: {
@@ -1397,11 +1398,17 @@ export interface components {
                     email: string;
                 };
                 adminGroupDn: string | null;
+                groupSearchBase: string | null;
+                groupSearchFilter: string;
             };
             /** @description oidc: whether a client secret is stored (it is never returned). */
             hasClientSecret?: boolean;
             /** @description ldap: whether a bind password is stored (it is never returned). */
             hasBindPassword?: boolean;
+            /** @description Upstream group name (or LDAP group DN) to Sesame group name. */
+            groupMapping: {
+                [key: string]: string;
+            };
             /** @description Send as `expectedVersion` to change or remove the provider. */
             version: number;
             /**
@@ -3449,7 +3456,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The user to add; find it with `GET /users/lookup?account=NAME`. */
+                    /** @description The user to add, by `subjectId`: look it up by exact account name first (the `lookupUser` operation). */
                     subjectId: string;
                     /**
                      * @description Defaults to `maintainer`. The owner changes only by transfer.
@@ -7738,10 +7745,14 @@ export interface operations {
                      *               "account": "preferred_username",
                      *               "displayName": "name",
                      *               "email": "email",
-                     *               "emailVerified": "email_verified"
+                     *               "emailVerified": "email_verified",
+                     *               "groups": "groups"
                      *             }
                      *           },
                      *           "hasClientSecret": true,
+                     *           "groupMapping": {
+                     *             "campus-staff": "staff"
+                     *           },
                      *           "version": 1,
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -7871,6 +7882,8 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
                     /** @description Required when `type` is `ldap`. */
@@ -7894,6 +7907,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description `{"<upstream group name, or LDAP group DN>": "<Sesame group name>"}`. At each sign-in through the provider, the person's memberships from it are replaced by the mapped groups (LDAP DNs compare case-insensitively); unmapped upstream groups and mappings to groups that do not exist are ignored. Absent: `{}`. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -7929,10 +7950,14 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified"
+                     *             "emailVerified": "email_verified",
+                     *             "groups": "groups"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {
+                     *           "campus-staff": "staff"
+                     *         },
                      *         "version": 1,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -8238,6 +8263,8 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
                     /** @description Only the fields to change; `bindPassword` replaces the stored password. */
@@ -8261,6 +8288,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description Replaces the whole mapping. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -8296,10 +8331,14 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified"
+                     *             "emailVerified": "email_verified",
+                     *             "groups": "groups"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {
+                     *           "campus-staff": "staff"
+                     *         },
                      *         "version": 2,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T10:15:00.000Z"
@@ -8469,7 +8508,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8477,7 +8516,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8594,7 +8633,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8602,7 +8641,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8724,7 +8763,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8732,7 +8771,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8888,7 +8927,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8896,7 +8935,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9035,7 +9074,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9043,7 +9082,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9132,7 +9171,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9140,7 +9179,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9253,7 +9292,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9261,7 +9300,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };

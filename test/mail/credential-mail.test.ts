@@ -127,6 +127,18 @@ describe.each(TEST_ENGINES)('credential mail on %s', (engine) => {
     expect(moved.body.user).toMatchObject({ email: 'two@example.test', emailVerified: true });
   });
 
+  it('an accepted invitation leaves an address another account holds verified unverified', async () => {
+    await ctx.services.users.createUser(cliActor, { account: 'keeper', displayName: 'Keeper', email: 'kept@example.test', emailVerified: true, password: PASSWORD });
+    const admin = createAgentClient(ctx.app);
+    await admin.login('root', PASSWORD);
+    expect((await admin.call('POST', '/admin/users', { account: 'newcomer', displayName: 'Newcomer', email: 'kept@example.test', invite: true })).status).toBe(201);
+    const token = linkToken(await smtp.waitFor((mail) => mail.envelopeTo.includes('kept@example.test') && /invitation\//.test(mail.text)), ISSUER, '/account/invitation/');
+    const accepted = await ctx.app.inject({ method: 'POST', url: `/account/invitation/${token}`, payload: 'newPassword=newcomer+picks+one', headers: FORM });
+    expect(accepted.statusCode).toBe(200);
+    expect(await userOf('newcomer')).toMatchObject({ email: 'kept@example.test', emailVerified: false });
+    expect(await userOf('keeper')).toMatchObject({ email: 'kept@example.test', emailVerified: true });
+  });
+
   it('strangers asking in the person\'s name block nothing: 3 reset mails an hour at most, every link stays usable, the person\'s request answers alike', async () => {
     await ctx.services.users.createUser(cliActor, { account: 'pia', displayName: 'Pia', email: 'pia@example.test', emailVerified: true, password: PASSWORD });
     const anonymous = [];

@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import { AppError } from '../errors.ts';
 import type { AnyOperation, SignedIn } from './operation.ts';
 
@@ -6,9 +7,7 @@ const ALWAYS_ALLOWED = new Set(['whoAmI', 'logout', 'listMyFactors']);
 /** And in the console, where enrolment happens: add an authenticator app or a passkey. */
 const CONSOLE_ENROLMENT = new Set(['startTotp', 'confirmTotp', 'passkeyOptions', 'addPasskey']);
 
-export const ENROL_IN_THE_CONSOLE =
-  'The second-factor policy requires your account to have a second factor, and it has none yet. Sign in to the console and add an authenticator app or a passkey under My account (Second factor), ' +
-  'then sign in again with its code. Until then this session may only read who you are (`GET /auth/me`) and your factors (`GET /account/factors`), and log out.';
+export const ENROL_IN_THE_CONSOLE = said`The second-factor policy requires your account to have a second factor, and it has none yet. Sign in to the console and add an authenticator app or a passkey under My account (Second factor), then sign in again with its code. Until then this session may only read who you are (${see('whoAmI')}) and your factors (${see('listMyFactors')}), and log out.`;
 
 /**
  * Refuses, with 403 mfa_enrolment_required, every operation an enrolment-only session may not run. Called by

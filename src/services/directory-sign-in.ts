@@ -91,6 +91,7 @@ export function createDirectorySignIn(deps: ServiceDeps) {
         if (result.outcome === 'not_found') continue;
         if (result.outcome === 'wrong_password') return null;
         const { entry } = result;
+        if (entry.groupSearchError !== undefined) deps.log?.warn({ provider: directory.name, reason: entry.groupSearchError }, 'directory group search failed; the person\'s groups from it are left as they were');
         try {
           const signedIn = await federated.signIn({
             providerName: directory.name,
@@ -102,6 +103,7 @@ export function createDirectorySignIn(deps: ServiceDeps) {
               email: entry.email,
               emailVerified: false,
               isAdmin: directory.ldap.adminGroupDn ? entry.isAdmin : undefined,
+              groups: entry.groupDns,
             },
             ip,
           });

@@ -1,3 +1,4 @@
+import { said, see, type PointedText } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newSecretValue, newSessionId } from '../domain/ids.ts';
@@ -70,7 +71,7 @@ export function createSessionService(deps: ServiceDeps) {
     return { token, expiresIn: SESSION_LIFETIME_SECONDS, user, enrolmentRequired };
   }
 
-  const secondFactorOwed = (decision: SignInDecision, retry: string) =>
+  const secondFactorOwed = (decision: SignInDecision, retry: string | PointedText) =>
     decision.outcome === 'second_factor' ? new AppError('mfa_required', retry) : null;
 
   return {
@@ -79,7 +80,7 @@ export function createSessionService(deps: ServiceDeps) {
       const surface = options.kind === 'agent' ? 'agent' : 'management';
       const signIn = await users.signInWithPassword(account, password, { ip: options.ip, surface, deviceSubject: options.deviceSubject }, options.otp);
       // One answer whatever was wrong: unknown account, wrong password or disabled account.
-      if (!signIn) throw new AppError('invalid_credentials', 'The account, password or one-time code is wrong, or the account is disabled. Check `account`, `password` and, if sent, `otp` with the person before sending `POST /auth/login` again; repeated failures are refused for a while.');
+      if (!signIn) throw new AppError('invalid_credentials', said`The account, password or one-time code is wrong, or the account is disabled. Check \`account\`, \`password\` and, if sent, \`otp\` with the person before sending ${see('login')} again; repeated failures are refused for a while.`);
       const owed = secondFactorOwed(signIn.decision, MFA_REQUIRED_DESCRIPTION);
       if (owed) throw owed;
       return startSession(signIn, options.kind, options.ip, 'password');
@@ -114,7 +115,7 @@ export function createSessionService(deps: ServiceDeps) {
       let signIn: SignIn | null = { user, decision: await decisions.decide(user, { first: 'fed' }) };
       if (signIn.decision.outcome === 'second_factor') {
         if (options.otp === undefined) {
-          throw secondFactorOwed(signIn.decision, 'This account has a second factor: send `POST /auth/upstream/finish` again with, in `otp`, the 6-digit code from the authenticator app or an unused recovery code.')!;
+          throw secondFactorOwed(signIn.decision, said`This account has a second factor: send ${see('upstreamFinish')} again with, in \`otp\`, the 6-digit code from the authenticator app or an unused recovery code.`)!;
         }
         signIn = await users.signInSecondStep(user.subjectId, options.otp, { ip: options.ip, surface: 'management' }, 'fed');
         if (!signIn) throw new AppError('invalid_credentials', 'The one-time code is wrong or was used already. Send the current code of the authenticator app, or an unused recovery code, in `otp`; repeated failures are refused for a while.');

@@ -1,8 +1,9 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { User } from '../domain/accounts.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { StudentStatus } from '../domain/clients.ts';
 import { newSubjectId } from '../domain/ids.ts';
-import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
+import { SIGN_IN_FIRST } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
 import type { Repositories } from '../storage/store.ts';
@@ -79,11 +80,24 @@ const auditedFields = (user: User) => ({
   status: user.status,
 });
 
-const requireUserAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators manage users (the `/admin/users` operations); ask an administrator to make this change.');
+/**
+ * A verified address belongs to one account: an administrator cannot mark an address verified for a
+ * second person (400, field `email`); they may set it unverified, or free it on the other account first.
+ */
+async function requireAddressFree(repos: Repositories, email: string | null, emailVerified: boolean, subjectId: string): Promise<void> {
+  if (!email || !emailVerified) return;
+  const holders = await repos.users.listByVerifiedEmail(email);
+  if (!holders.some((holder) => holder.subjectId !== subjectId)) return;
+  throw new AppError('invalid_request', `${email} is already the verified address of another account; a verified address belongs to one account. Set it unverified (emailVerified: false), or change the other account's address first.`, {
+    fieldErrors: { email: 'is already the verified address of another account' },
+  });
+}
+
+const requireUserAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators manage people\'s accounts; ask an administrator to make this change.');
 
 
 export const MFA_REQUIRED_DESCRIPTION =
-  'This account has a second factor: send `POST /auth/login` again with the account and password and, in `otp`, the 6-digit code from the authenticator app or an unused recovery code.';
+  said`This account has a second factor: send ${see('login')} again with the account and password and, in \`otp\`, the 6-digit code from the authenticator app or an unused recovery code.`;
 
 export function createUserService(deps: ServiceDeps) {
   const { store, clock, signInLimiter, lookupLimiter, mail } = deps;
@@ -94,7 +108,7 @@ export function createUserService(deps: ServiceDeps) {
 
   async function requireUser(subjectId: string): Promise<User> {
     const user = await users.findBySubjectId(subjectId);
-    if (!user) throw new AppError('not_found', `No user with subjectId ${subjectId}; list the users with \`GET /admin/users\` and take their \`subjectId\`.`);
+    if (!user) throw new AppError('not_found', said`No user with subjectId ${subjectId}; list the users with ${see('listUsers')} and take their \`subjectId\`.`);
     return user;
   }
 
@@ -149,8 +163,9 @@ export function createUserService(deps: ServiceDeps) {
       updatedAt: now,
     };
     return store.transaction(async (repos) => {
+      await requireAddressFree(repos, user.email, user.emailVerified, user.subjectId);
       if (!(await repos.users.insert(user, passwordHash))) {
-        throw new AppError('invalid_request', `The account ${input.account} already exists: choose another \`account\`, or find that person with \`GET /users/lookup?account=${input.account}\`.`, { fieldErrors: { account: 'already taken' } });
+        throw new AppError('invalid_request', said`The account ${input.account} already exists: choose another \`account\`, or find that person with ${see('lookupUser')} (\`account\` ${input.account}).`, { fieldErrors: { account: 'already taken' } });
       }
       const extra = await alsoDo(repos, user);
       await writeAudit(repos, clock, actor, { action: 'user.create', targetType: 'user', targetId: user.subjectId, after: { ...auditedFields(user), ...extra } });
@@ -282,7 +297,7 @@ export function createUserService(deps: ServiceDeps) {
       }
       return store.transaction(async (repos) => {
         const before = await repos.users.findBySubjectId(subjectId);
-        if (!before) throw new AppError('not_found', `No user with subjectId ${subjectId}; list the users with \`GET /admin/users\` and take their \`subjectId\`.`);
+        if (!before) throw new AppError('not_found', said`No user with subjectId ${subjectId}; list the users with ${see('listUsers')} and take their \`subjectId\`.`);
         const now = clock.now();
         const profile = {
           ...(changes.displayName !== undefined ? { displayName: changes.displayName.trim() } : {}),
@@ -293,7 +308,10 @@ export function createUserService(deps: ServiceDeps) {
           ...(changes.status !== undefined ? { status: changes.status } : {}),
           ...(changes.isAdmin !== undefined ? { isAdmin: changes.isAdmin } : {}),
         };
+        await requireAddressFree(repos, profile.email !== undefined ? profile.email : before.email, profile.emailVerified ?? before.emailVerified, subjectId);
         await repos.users.update(subjectId, profile, now);
+        // The administrator's address wins over one the person asked for and has not confirmed yet.
+        if (changes.email !== undefined && changes.email !== before.email) await repos.accountLinks.revokeLive(subjectId, 'email_verification', now);
         // A disabled account keeps nothing alive: no console or agent session, and no OIDC session, grant,
         // code or token, so re-enabling it later brings none of them back.
         if (changes.status === 'disabled') await endEverySessionOf(repos, subjectId, now);

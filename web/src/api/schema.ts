@@ -251,7 +251,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member
-         * @description Adds a user (by `subjectId`, found with `GET /users/lookup?account=NAME`) as `maintainer` (default) or `viewer`. Owner or administrator only. Send the project's current `version` as `expectedProjectVersion`; the project version goes up by one.
+         * @description Adds a user (by `subjectId`, found by account name with `GET /users/lookup`) as `maintainer` (default) or `viewer`. Owner or administrator only. Send the project's current `version` as `expectedProjectVersion`; the project version goes up by one.
          */
         post: operations["addMember"];
         delete?: never;
@@ -549,13 +549,13 @@ export interface paths {
         };
         /**
          * Read my email address
-         * @description Your address, whether it is verified, and whether Sesame can mail a verification link (`POST /account/email` needs outgoing mail).
+         * @description Your address in force, whether it is verified, the address waiting for its verification link, and whether Sesame can mail one (`POST /account/email` needs outgoing mail).
          */
         get: operations["getMyEmail"];
         put?: never;
         /**
          * Change and verify my email address
-         * @description Sets your email address, unverified, and mails it a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button verifies it without signing in. Until then `email_verified` is false. Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
+         * @description Mails the new address a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button makes it your verified address without signing in. Until then the new address is only pending (`pendingEmail`): your current address stays in force and receives password reset mail, and it is told of the request. A newer request replaces the pending one. The answer is the same for every well-formed address; an address another account holds verified cannot be confirmed (the link page answers 409). Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
          */
         post: operations["changeMyEmail"];
         delete?: never;
@@ -734,6 +734,98 @@ export interface paths {
          * @description Changes only the fields sent (inside `oidc` or `ldap` too); `clientSecret` or `bindPassword` replaces the stored one. The type and name cannot change. Send the `version` you read as `expectedVersion`; a change made meanwhile answers 409 version_conflict. A changed OpenID Connect issuer or client id is discovered again (400 when that fails). The client secret and bind password are stored encrypted and never returned: responses carry `hasClientSecret` or `hasBindPassword` instead. Administrators only; audited.
          */
         patch: operations["updateIdentityProvider"];
+        trace?: never;
+    };
+    "/admin/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups (administrators)
+         * @description Every group with its member count, by name. Applications that ask for the `groups` scope receive the person's group names, sorted, as the `groups` claim (userinfo and the ID token). Administrators only.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Add a group (administrators)
+         * @description Adds an empty group. `name` is a slug and cannot change; a taken name is 400 with `field_errors.name`. Applications that ask for the `groups` scope receive the person's group names, sorted, as the `groups` claim (userinfo and the ID token). Administrators only; audited.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/groups/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a group (administrators)
+         * @description Removes the group and every membership in it; the people stay. The body carries `expectedVersion`. Administrators only; audited.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a group (administrators)
+         * @description Changes the fields sent (`displayName`, `description`); the name cannot change. Send the `version` you read as `expectedVersion`; a change made meanwhile answers 409 version_conflict. Member changes do not change the version. Administrators only; audited.
+         */
+        patch: operations["updateGroup"];
+        trace?: never;
+    };
+    "/admin/groups/{name}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a group's members (administrators)
+         * @description The members by account. `source` says who manages each membership: `local` (these operations) or `oidc:NAME` / `ldap:NAME`, the identity provider whose `groupMapping` sets it at each sign-in through it. Administrators only.
+         */
+        get: operations["listGroupMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/groups/{name}/members/{subjectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a person to a group (administrators)
+         * @description Idempotent: a person already in the group stays in it once. A membership an identity provider manages becomes `local`, so later sign-ins through that provider no longer remove it. Administrators only; audited.
+         */
+        put: operations["addGroupMember"];
+        post?: never;
+        /**
+         * Remove a person from a group (administrators)
+         * @description Removes the membership whatever its source (idempotent). One an identity provider manages comes back at the person's next sign-in through that provider while its mapping still says so. Administrators only; audited.
+         */
+        delete: operations["removeGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/account/password": {
@@ -1118,8 +1210,10 @@ export interface components {
             description: string;
             redirectUris: string[];
             postLogoutRedirectUris: string[];
-            scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+            scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
             requirePkce: boolean;
+            /** @description Whether the ID token also carries the profile, email and groups claims that the granted scopes release at userinfo; false: the ID token holds only sub and how the person signed in. */
+            claimsInIdToken: boolean;
             /**
              * @description A disabled client cannot sign anyone in.
              * @enum {string}
@@ -1229,6 +1323,8 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "disabled";
+            /** @description The names of the groups the person is in, sorted (released as the `groups` claim with the `groups` scope). */
+            groups: string[];
             /**
              * Format: date-time
              * @description ISO-8601 time in UTC
@@ -1287,6 +1383,7 @@ export interface components {
                     displayName: string;
                     email: string;
                     emailVerified: string;
+                    groups?: string;
                 };
             };
             ldap?: {
@@ -1301,11 +1398,17 @@ export interface components {
                     email: string;
                 };
                 adminGroupDn: string | null;
+                groupSearchBase: string | null;
+                groupSearchFilter: string;
             };
             /** @description oidc: whether a client secret is stored (it is never returned). */
             hasClientSecret?: boolean;
             /** @description ldap: whether a bind password is stored (it is never returned). */
             hasBindPassword?: boolean;
+            /** @description Upstream group name (or LDAP group DN) to Sesame group name. */
+            groupMapping: {
+                [key: string]: string;
+            };
             /** @description Send as `expectedVersion` to change or remove the provider. */
             version: number;
             /**
@@ -1320,6 +1423,27 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        Group: {
+            name: string;
+            displayName: string;
+            description: string;
+            memberCount: number;
+            /** @description Send as `expectedVersion` to change or remove the group; member changes do not change it. */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 time in UTC
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        GroupMember: {
+            subjectId: string;
+            account: string;
+            displayName: string;
+            /** @description `local` (managed with these operations), or `oidc:NAME` / `ldap:NAME`: the identity provider that sets it at each sign-in through it. */
+            source: string;
         };
         AccountSession: {
             /** @description Opaque id of the session (never its token). */
@@ -1446,7 +1570,7 @@ export interface operations {
                      *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Sesame Management API",
-                     *         "version": "0.1.0"
+                     *         "version": "0.2.0"
                      *       },
                      *       "paths": {}
                      *     }
@@ -3332,7 +3456,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The user to add; find it with `GET /users/lookup?account=NAME`. */
+                    /** @description The user to add, by `subjectId`: look it up by exact account name first (the `lookupUser` operation). */
                     subjectId: string;
                     /**
                      * @description Defaults to `maintainer`. The owner changes only by transfer.
@@ -4072,6 +4196,7 @@ export interface operations {
                      *             "email"
                      *           ],
                      *           "requirePkce": true,
+                     *           "claimsInIdToken": false,
                      *           "status": "active",
                      *           "revision": 1,
                      *           "secrets": [
@@ -4102,6 +4227,7 @@ export interface operations {
                      *             "profile"
                      *           ],
                      *           "requirePkce": true,
+                     *           "claimsInIdToken": false,
                      *           "status": "active",
                      *           "revision": 1,
                      *           "secrets": [],
@@ -4237,10 +4363,12 @@ export interface operations {
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
-                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+                    /** @description Allowed scopes: openid, profile, email, student, groups, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
+                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
                     /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
+                    /** @description Defaults to false. true: the ID token also carries the profile, email and groups claims the granted scopes release at userinfo (for applications that read only the ID token). */
+                    claimsInIdToken?: boolean;
                 };
             };
         };
@@ -4271,6 +4399,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4460,6 +4589,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4774,6 +4904,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4949,10 +5080,12 @@ export interface operations {
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
-                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+                    /** @description Allowed scopes: openid, profile, email, student, groups, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
+                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
                     /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
+                    /** @description Defaults to false. true: the ID token also carries the profile, email and groups claims the granted scopes release at userinfo (for applications that read only the ID token). */
+                    claimsInIdToken?: boolean;
                     /**
                      * @description Optional; if given it must be the client's current type. A client's type never changes (409 invalid_client_type).
                      * @enum {string}
@@ -4989,6 +5122,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 2,
                      *         "secrets": [
@@ -5184,6 +5318,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5397,6 +5532,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5586,6 +5722,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -6005,6 +6142,9 @@ export interface operations {
                      *           "studentStatus": "active",
                      *           "isAdmin": false,
                      *           "status": "active",
+                     *           "groups": [
+                     *             "staff"
+                     *           ],
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -6126,6 +6266,7 @@ export interface operations {
                      *         "studentStatus": "active",
                      *         "isAdmin": false,
                      *         "status": "active",
+                     *         "groups": [],
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
                      *       }
@@ -6300,6 +6441,9 @@ export interface operations {
                      *         "studentStatus": "active",
                      *         "isAdmin": false,
                      *         "status": "disabled",
+                     *         "groups": [
+                     *           "staff"
+                     *         ],
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
                      *       }
@@ -6558,14 +6702,17 @@ export interface operations {
                      * @example {
                      *       "email": "alice@example.com",
                      *       "emailVerified": true,
+                     *       "pendingEmail": null,
                      *       "mailEnabled": true
                      *     }
                      */
                     "application/json": {
-                        /** @description Your address; null when none is set. */
+                        /** @description Your address in force; null when none is set. */
                         email: string | null;
-                        /** @description Whether the address is verified (`email_verified` in ID tokens). */
+                        /** @description Whether the address is verified (`email_verified` in ID tokens). Reset links are mailed only to a verified address. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                         /** @description Whether Sesame sends mail (SMTP_URL). Without it, `POST /account/email` is refused: ask an administrator to set your address. */
                         mailEnabled: boolean;
                     };
@@ -6640,14 +6787,14 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: email
-                     * @description Your new address. It stays unverified (`email_verified: false`) until you open the link mailed to it.
+                     * @description Your new address. It is only pending until you open the link mailed to it; your current address stays in force until then.
                      */
                     email: string;
                 };
             };
         };
         responses: {
-            /** @description The address is set and the verification mail is queued. */
+            /** @description The verification mail to the new address is queued; the current address is unchanged. */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -6656,13 +6803,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "email": "alice@example.com",
-                     *       "emailVerified": false
+                     *       "emailVerified": true,
+                     *       "pendingEmail": "alice@example.org"
                      *     }
                      */
                     "application/json": {
-                        email: string;
-                        /** @description false until the link mailed to the address is confirmed; true only when you sent your current, already verified address. */
+                        /** @description Your current address, unchanged: it stays in force until the new one is confirmed. */
+                        email: string | null;
+                        /** @description Whether your current address is verified. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                     };
                 };
             };
@@ -7601,10 +7752,14 @@ export interface operations {
                      *               "account": "preferred_username",
                      *               "displayName": "name",
                      *               "email": "email",
-                     *               "emailVerified": "email_verified"
+                     *               "emailVerified": "email_verified",
+                     *               "groups": "groups"
                      *             }
                      *           },
                      *           "hasClientSecret": true,
+                     *           "groupMapping": {
+                     *             "campus-staff": "staff"
+                     *           },
                      *           "version": 1,
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -7716,7 +7871,7 @@ export interface operations {
                     provisioning: "create" | "existing_only";
                     /** @description Default false. When true, a first sign-in whose upstream email is verified links to the one person with that verified address. An unverified upstream email never links. */
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
                     /** @description Required when `type` is `oidc`. */
                     oidc?: {
@@ -7734,11 +7889,13 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
                     /** @description Required when `type` is `ldap`. */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url: string;
                         /** @description Default false. */
                         startTls?: boolean;
@@ -7757,6 +7914,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description `{"<upstream group name, or LDAP group DN>": "<Sesame group name>"}`. At each sign-in through the provider, the person's memberships from it are replaced by the mapped groups (LDAP DNs compare case-insensitively); unmapped upstream groups and mappings to groups that do not exist are ignored. Absent: `{}`. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -7792,10 +7957,14 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified"
+                     *             "emailVerified": "email_verified",
+                     *             "groups": "groups"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {
+                     *           "campus-staff": "staff"
+                     *         },
                      *         "version": 1,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -8083,9 +8252,9 @@ export interface operations {
                     /** @enum {string} */
                     provisioning?: "create" | "existing_only";
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
-                    /** @description Only the fields to change; `clientSecret` replaces the stored secret. */
+                    /** @description Only the fields to change; `clientSecret` replaces the stored secret, and is required again when `issuer` changes (the stored secret never goes to a new issuer). */
                     oidc?: {
                         /** @description The upstream issuer; Sesame reads `{issuer}/.well-known/openid-configuration` when the provider is added or changed. */
                         issuer?: string;
@@ -8101,11 +8270,13 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
-                    /** @description Only the fields to change; `bindPassword` replaces the stored password. */
+                    /** @description Only the fields to change; `bindPassword` replaces the stored password, and is required again when `url` changes (the stored password never goes to a new server). */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url?: string;
                         /** @description Default false. */
                         startTls?: boolean;
@@ -8124,6 +8295,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description Replaces the whole mapping. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -8159,10 +8338,14 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified"
+                     *             "emailVerified": "email_verified",
+                     *             "groups": "groups"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {
+                     *           "campus-staff": "staff"
+                     *         },
                      *         "version": 2,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T10:15:00.000Z"
@@ -8231,6 +8414,912 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "groups": [
+                     *         {
+                     *           "name": "staff",
+                     *           "displayName": "Staff",
+                     *           "description": "Everyone employed by the school",
+                     *           "memberCount": 12,
+                     *           "version": 1,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        groups: components["schemas"]["Group"][];
+                    };
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "staff",
+                 *       "displayName": "Staff",
+                 *       "description": "Everyone employed by the school"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Unique slug; what applications see in the `groups` claim. Cannot be changed.
+                     * @example staff
+                     */
+                    name: string;
+                    /** @description What people see in the console. */
+                    displayName: string;
+                    /** @description Free text: what the group is for. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group": {
+                     *         "name": "staff",
+                     *         "displayName": "Staff",
+                     *         "description": "Everyone employed by the school",
+                     *         "memberCount": 0,
+                     *         "version": 1,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        group: components["schemas"]["Group"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_reused";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 1
+                 *     }
+                 */
+                "application/json": {
+                    expectedVersion: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 1,
+                 *       "displayName": "All staff"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `version` you last read; a stale one is refused with 409 version_conflict. */
+                    expectedVersion: number;
+                    /** @description What people see in the console. */
+                    displayName?: string;
+                    /** @description Free text: what the group is for. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The changed group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group": {
+                     *         "name": "staff",
+                     *         "displayName": "All staff",
+                     *         "description": "Everyone employed by the school",
+                     *         "memberCount": 12,
+                     *         "version": 2,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        group: components["schemas"]["Group"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroupMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "members": [
+                     *         {
+                     *           "subjectId": "usr_2kQ9mW2xR7tY5uP1",
+                     *           "account": "alice",
+                     *           "displayName": "Alice Example",
+                     *           "source": "local"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        members: components["schemas"]["GroupMember"][];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+                /** @description The person's subjectId. */
+                subjectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person is a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+                /** @description The person's subjectId. */
+                subjectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person is not a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -763,6 +763,8 @@ export const en = {
   'console.accountFactors.title': 'Second factors',
   'console.accountFactors.intro': 'A second factor keeps your account safe when someone learns your password: after the password, Sesame also asks for a code from your authenticator app or a passkey.',
   'console.accountFactors.required': 'Your organisation requires a second factor. Add an authenticator app or a passkey now; until you do, Sesame asks you to add one at your next sign-in.',
+  'console.accountFactors.enrolmentRequired': 'Your organisation requires a second factor before you can use the console. Add an authenticator app or a passkey here; then sign out and sign in again with it.',
+  'console.accountFactors.signInAgain': 'Your second factor is added. Sign out and sign in again with it to use the console.',
   'console.accountFactors.none': 'You sign in with your password alone.',
   'console.accountFactors.caption': 'My second factors',
   'console.accountFactors.name': 'Name',

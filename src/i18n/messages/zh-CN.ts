@@ -715,6 +715,8 @@ export const zhCN: Messages = {
   'console.accountFactors.title': '第二重验证',
   'console.accountFactors.intro': '即使别人知道了你的密码，第二重验证也能保护你的账号：输入密码后，Sesame 还会要求输入身份验证器应用中的验证码或使用通行密钥。',
   'console.accountFactors.required': '你的组织要求使用第二重验证。请现在添加身份验证器应用或通行密钥；在你添加之前，Sesame 会在你下次登录时要求你添加。',
+  'console.accountFactors.enrolmentRequired': '你的组织要求先添加第二重验证才能使用控制台。请在此添加身份验证器应用或通行密钥，然后退出并使用它重新登录。',
+  'console.accountFactors.signInAgain': '第二重验证已添加。请退出并使用它重新登录，即可使用控制台。',
   'console.accountFactors.none': '你只用密码登录。',
   'console.accountFactors.caption': '我的第二重验证',
   'console.accountFactors.name': '名称',

@@ -58,7 +58,7 @@ export function registerOperations(app: FastifyInstance, operations: readonly An
           isAdmin: signedIn?.user.isAdmin ?? false,
           surface: auth.surface,
           ip: request.ip,
-          ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, scopes: signedIn.assistant.scopes } : {}),
+          ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, viaClientName: signedIn.assistant.clientName ?? null, scopes: signedIn.assistant.scopes } : {}),
         };
         refuseOutsideTokenScope(operation, actor);
         const params = operation.params ? parseRequestPart(operation.params, request.params, 'path') : undefined;

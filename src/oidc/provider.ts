@@ -8,7 +8,10 @@ import type { Services } from '../services/index.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import type { Store } from '../storage/store.ts';
 import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
-import { assistantStaysConnected, resourceIndicatorsFeature } from './assistant-resources.ts';
+import { assistantResources, assistantStaysConnected, resourceIndicatorsFeature } from './assistant-resources.ts';
+import { assistantScopesNotGrantedCheck } from './assistant-consent.ts';
+import { METADATA_DOCUMENT_LIMITS, metadataDocumentFeature, metadataDocumentFetch, shapeMetadataDocumentClient } from './assistant-metadata-documents.ts';
+import { explainMetadataDocumentRefusal, requireResourceForAssistants } from './assistant-request-checks.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
 import { databaseUnavailableAnswers } from './database-unavailable.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
@@ -147,7 +150,15 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       id_token_signed_response_alg: 'RS256',
       token_endpoint_auth_method: 'client_secret_basic',
     },
-    extraClientMetadata: { properties: [...SESAME_CLIENT_METADATA] },
+    extraClientMetadata: {
+      properties: [...SESAME_CLIENT_METADATA],
+      validator(_ctx, _key, _value, metadata) {
+        shapeMetadataDocumentClient(metadata as Record<string, unknown>);
+      },
+    },
+    // Only client ID metadata documents are fetched (every other feature that fetches is off).
+    fetch: metadataDocumentFetch(deps.config) as unknown as Configuration['fetch'],
+    fetchResponseBodyLimits: { 'client_id metadata document': METADATA_DOCUMENT_LIMITS.maxBytes },
     extraParams: { scope: rejectScopesOutsideWhitelist },
     pkce: { required: pkceRequired },
     allowOmittingSingleRegisteredRedirectUri: false,
@@ -156,6 +167,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       ...UNSUPPORTED_FEATURES_OFF,
       userinfo: { enabled: true },
       resourceIndicators: resourceIndicatorsFeature(deps.config),
+      clientIdMetadataDocument: metadataDocumentFeature(deps.config),
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx) {
@@ -183,7 +195,11 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
         return Math.max(1, Math.min(TOKEN_LIFETIMES.refreshToken, chainEnds - Math.floor(Date.now() / 1000)));
       },
       Session: TOKEN_LIFETIMES.session,
-      Grant: TOKEN_LIFETIMES.grant,
+      // Fixed when the grant is made: widening it later (a new consent) does not extend it.
+      Grant: (_ctx, grant) => {
+        const now = Math.floor(Date.now() / 1000);
+        return Math.max(1, (grant.iat ?? now) + TOKEN_LIFETIMES.grant - now);
+      },
       Interaction: TOKEN_LIFETIMES.interaction,
     },
     // Every use of a refresh token replaces it; presenting a replaced one revokes the whole grant.
@@ -195,7 +211,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     async expiresWithSession(ctx, code) {
       return !code.scopes.has('offline_access') && !assistantStaysConnected(ctx.oidc.client!, code);
     },
-    interactions: { policy: interactionPolicyWithStepUp(), url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { policy: withAssistantConsentCheck(interactionPolicyWithStepUp()), url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     loadExistingGrant,
     clientBasedCORS(ctx, origin, client) {
       // A spa calls /token and /userinfo from its own origin: the origin of one of its redirect URIs.
@@ -205,9 +221,12 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       }
       return false;
     },
-    async renderError(ctx, out) {
+    async renderError(ctx, out, error) {
+      const language = providerPageLanguage(ctx, secureCookies);
+      const documentRefusal = explainMetadataDocumentRefusal(ctx, out, error, { enabled: deps.config.assistantMetadata.enabled, language });
+      if (documentRefusal) return renderHtml(ctx, renderErrorPage(documentRefusal));
       const refusal = out.error === 'invalid_client' ? await explainClientRefusal(store, ctx) : undefined;
-      renderHtml(ctx, renderErrorPage(explainProtocolError(out.error, refusal ?? out.error_description, providerPageLanguage(ctx, secureCookies))));
+      renderHtml(ctx, renderErrorPage(explainProtocolError(out.error, refusal ?? out.error_description, language)));
     },
   };
 
@@ -220,15 +239,36 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   provider.use(providerResponseHeaders);
   const databaseUnavailable = databaseUnavailableAnswers(deps.log);
   provider.use(databaseUnavailable.middleware);
+  provider.use(requireResourceForAssistants({
+    resources: Object.values(assistantResources(deps.config)),
+    language: (ctx) => providerPageLanguage(ctx, secureCookies),
+    render: (ctx, page) => renderHtml(ctx, renderErrorPage(page)),
+  }));
   for (const middleware of deps.middleware ?? []) provider.use(middleware);
   provider.on('server_error', (ctx, error) => {
     if (!databaseUnavailable.noteServerError(ctx, error)) deps.log?.error({ err: error }, 'oidc-provider server error');
+  });
+  provider.on('grant.revoked', (ctx, grantId) => {
+    // A refresh token presented again after its replacement ends the whole grant (oidc-provider revokes it).
+    if (ctx.oidc?.route !== 'token' || ctx.oidc.params?.grant_type !== 'refresh_token') return;
+    const client = ctx.oidc.client as (Client & SesameClientFields) | undefined;
+    const token = ctx.oidc.entities?.RefreshToken as { accountId?: string } | undefined;
+    if (client?.sesame_client_type !== 'native' || !token?.accountId) return;
+    services.assistantGrants
+      .recordGrantEndedByReuse({ subjectId: token.accountId, clientId: client.clientId, clientName: client.clientName, grantId, ip: ctx.ip })
+      .catch((error: unknown) => deps.log?.error({ err: error }, 'could not audit a grant ended by refresh token reuse'));
   });
   provider.on('grant.success', (ctx) => {
     const clientId = ctx.oidc.client?.clientId;
     if (clientId) deps.onTokenIssued?.({ clientId, grantType: String(ctx.oidc.params?.grant_type ?? '') });
   });
   return provider;
+}
+
+/** oidc-provider's consent prompt, asking again when an assistant wants more than its grant holds (assistant-consent.ts). */
+function withAssistantConsentCheck(policy: ReturnType<typeof interactionPolicyWithStepUp>): ReturnType<typeof interactionPolicyWithStepUp> {
+  (policy as unknown as { get(name: string): { checks: { add(check: unknown): void } } }).get('consent').checks.add(assistantScopesNotGrantedCheck());
+  return policy;
 }
 
 /**

@@ -676,6 +676,7 @@ export const en = {
   'console.audit.changes': 'Changes',
   'console.audit.via': 'via {surface}',
   'console.audit.viaFrom': 'via {surface} from {ip}',
+  'console.audit.byAssistant': 'by the assistant {assistant}',
   'console.audit.pages': 'Audit log pages',
   'console.audit.newer': 'Newer',
   'console.audit.older': 'Older',

@@ -633,6 +633,7 @@ export const zhCN: Messages = {
   'console.audit.changes': '变更',
   'console.audit.via': '通过 {surface}',
   'console.audit.viaFrom': '通过 {surface}，来自 {ip}',
+  'console.audit.byAssistant': '由助手 {assistant} 执行',
   'console.audit.pages': '审计日志分页',
   'console.audit.newer': '较新',
   'console.audit.older': '较早',

@@ -22,7 +22,6 @@ export function createFindAccount(services: Services): FindAccount {
   return async (_ctx, subjectId): Promise<Account | undefined> => {
     const user = await services.users.getUser(subjectId);
     if (!user || user.status !== 'active') return undefined;
-    // isAdmin: whether sesame:admin can be granted at all (the consent prompt's check, assistant-consent.ts).
-    return { accountId: user.subjectId, isAdmin: user.isAdmin, claims: () => claimsOf(user) as { sub: string } };
+    return { accountId: user.subjectId, claims: () => claimsOf(user) as { sub: string } };
   };
 }

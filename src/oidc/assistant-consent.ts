@@ -1,4 +1,3 @@
-import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { ASSISTANT_SCOPES, grantableScopes, isAssistantScope, type AssistantScope } from '../domain/assistant-scopes.ts';
 import type { AssistantRequest } from './pages/consent-page.ts';
@@ -50,8 +49,7 @@ function chosenScopes(asked: readonly string[], choice: AssistantAccessChoice, i
  * Sets the grant's assistant scopes for each resource asked from the person's answer, and returns
  * whether it now allows anything it did not before (a connection made or widened, audited as
  * assistant.connect). "Allow" and "Allow without administration" add to what was granted earlier (and
- * the latter withdraws sesame:admin); "Allow read-only" leaves sesame:read alone. Nothing is recorded as
- * refused: asking again for more shows the consent again.
+ * the latter withdraws sesame:admin); "Allow read-only" leaves sesame:read alone.
  */
 export function grantAssistantScopes(grant: Grant, interaction: Interaction, choice: { isAdmin: boolean; access: AssistantAccessChoice }): boolean {
   const asked = assistantScopesAsked(interaction.params);
@@ -66,33 +64,12 @@ export function grantAssistantScopes(grant: Grant, interaction: Interaction, cho
     const resources = (grant.resources ??= {}) as Record<string, string>;
     if (after.length > 0) resources[resource] = after.join(' ');
     else delete resources[resource];
-    // What was asked and not allowed is recorded as refused, as oidc-provider expects of a consent; asking
-    // again for it still shows the page (assistantScopesNotGrantedCheck).
+    // What was asked and not allowed is recorded as refused, as oidc-provider expects of a consent. An
+    // assistant asking again still meets the page: oidc-provider asks native clients every time (RFC 8252 8.6).
     const rejected = (grant.rejected as { resources?: Record<string, string> } | undefined)?.resources;
     if (rejected) delete rejected[resource];
     const refused = asked.filter((scope) => !after.includes(scope));
     if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '));
   }
   return widened;
-}
-
-/**
- * oidc-provider asks for consent only for scopes neither granted nor refused before. An assistant that
- * asks for sesame:* scopes its grant does not hold (the person allowed read-only before, and it now asks
- * to change things) gets the consent page again, so the person can widen the grant.
- */
-export function assistantScopesNotGrantedCheck(): interactionPolicy.Check {
-  return new interactionPolicy.Check('sesame_assistant_scopes_not_granted', 'the assistant asks for more than its grant holds', (ctx: KoaContextWithOIDC) => {
-    const { oidc } = ctx;
-    const asked = assistantScopesAsked(oidc.params ?? {});
-    // The person has just answered this request's consent page: their answer stands, even read-only.
-    if (asked.length === 0 || !oidc.grant || oidc.result?.consent) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-    for (const resource of Object.keys(oidc.resourceServers ?? {})) {
-      const granted = new Set((oidc.grant.getResourceScope(resource) ?? '').split(' '));
-      // sesame:admin is never granted to someone who is not an administrator: asking for it is no reason to ask the person again.
-      const grantable = asked.filter((scope) => scope !== 'sesame:admin' || (oidc.account as { isAdmin?: boolean } | undefined)?.isAdmin === true);
-      if (grantable.some((scope) => !granted.has(scope))) return interactionPolicy.Check.REQUEST_PROMPT;
-    }
-    return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-  });
 }

@@ -9,7 +9,6 @@ import type { Db, Engine } from '../storage/database.ts';
 import type { Store } from '../storage/store.ts';
 import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
 import { assistantResources, assistantStaysConnected, resourceIndicatorsFeature } from './assistant-resources.ts';
-import { assistantScopesNotGrantedCheck } from './assistant-consent.ts';
 import { METADATA_DOCUMENT_LIMITS, metadataDocumentFeature, metadataDocumentFetch, shapeMetadataDocumentClient } from './assistant-metadata-documents.ts';
 import { explainMetadataDocumentRefusal, requireResourceForAssistants } from './assistant-request-checks.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
@@ -211,7 +210,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     async expiresWithSession(ctx, code) {
       return !code.scopes.has('offline_access') && !assistantStaysConnected(ctx.oidc.client!, code);
     },
-    interactions: { policy: withAssistantConsentCheck(interactionPolicyWithStepUp()), url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { policy: interactionPolicyWithStepUp(), url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     loadExistingGrant,
     clientBasedCORS(ctx, origin, client) {
       // A spa calls /token and /userinfo from its own origin: the origin of one of its redirect URIs.
@@ -263,12 +262,6 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     if (clientId) deps.onTokenIssued?.({ clientId, grantType: String(ctx.oidc.params?.grant_type ?? '') });
   });
   return provider;
-}
-
-/** oidc-provider's consent prompt, asking again when an assistant wants more than its grant holds (assistant-consent.ts). */
-function withAssistantConsentCheck(policy: ReturnType<typeof interactionPolicyWithStepUp>): ReturnType<typeof interactionPolicyWithStepUp> {
-  (policy as unknown as { get(name: string): { checks: { add(check: unknown): void } } }).get('consent').checks.add(assistantScopesNotGrantedCheck());
-  return policy;
 }
 
 /**

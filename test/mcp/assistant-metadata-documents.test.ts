@@ -8,7 +8,7 @@ import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/
 import { makeThrowawayTls, startMetadataDocumentServer, type MetadataDocumentServer, type ThrowawayTls } from '../helpers/metadata-document-server.ts';
 import { freePort, startOidcTestServer } from '../helpers/oidc-server.ts';
 import { ADMIN, agentOver, killAllSesame, startSesame, type SesameProcess } from '../helpers/sesame-process.ts';
-import { authorizeAndConnect, PreRegisteredAssistant } from './assistant-client.ts';
+import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant } from './assistant-client.ts';
 
 /**
  * An MCP client Sesame has never heard of, as the official SDK drives one when it has only a client
@@ -146,6 +146,12 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
     });
     const projectTrail = (await admin.call('GET', `/projects/${created.projectId}/audit-logs`)).body.auditLogs as Structured[];
     expect(projectTrail[0]).toMatchObject({ surface: 'mcp', viaClientId: documentUrl(), viaClientName: 'Doc Assistant' });
+
+    // An administrator disconnects it like any other assistant: its token stops at once.
+    const grantId = grants.find((grant) => grant.clientId === documentUrl())!.grantId as string;
+    expect((await mcpRequest(sesame.url, assistant.tokens()!.access_token, 'tools/list')).status).toBe(200);
+    expect((await admin.call('DELETE', `/admin/assistant-grants/${grantId}`)).status).toBe(204);
+    expect((await mcpRequest(sesame.url, assistant.tokens()!.access_token, 'tools/list')).status).toBe(401);
   });
 
   /** An authorization request as an assistant sends it; the answer is read as it comes, redirects not followed. */

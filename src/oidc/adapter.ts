@@ -8,6 +8,8 @@ import { pruneExpiredNowAndThen } from './expired-payloads.ts';
 interface AdapterDeps {
   store: Store;
   clock: Clock;
+  /** Told when a refresh token used concurrently with its own rotation ended its grant (the loser of consume). */
+  onRefreshTokenReuse?: (ended: { grantId: string; accountId: string | null; clientId: string | null; clientName: string | null }) => void;
 }
 
 /**
@@ -48,7 +50,7 @@ function toAdapterPayload(stored: StoredOidcPayload | undefined): AdapterPayload
   return stored.consumedAt === null ? payload : { ...payload, consumed: Math.floor(stored.consumedAt / 1000) };
 }
 
-function payloadAdapter(kind: string, { store, clock }: AdapterDeps, afterWrite: () => void): Adapter {
+function payloadAdapter(kind: string, { store, clock, onRefreshTokenReuse }: AdapterDeps, afterWrite: () => void): Adapter {
   const payloads = store.repos.oidcPayloads;
   return {
     async upsert(id, payload, expiresIn) {
@@ -79,7 +81,8 @@ function payloadAdapter(kind: string, { store, clock }: AdapterDeps, afterWrite:
       // concurrent uses would both pass the check. Only the first to mark it here wins; a loser is a
       // reuse and is answered as oidc-provider answers one found already consumed.
       if (await payloads.consume(kind, id, clock.now())) return;
-      await payloads.revokeGrantOf(kind, id);
+      const ended = await payloads.revokeGrantOf(kind, id);
+      if (ended && kind === 'RefreshToken') onRefreshTokenReuse?.(ended);
       throw new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
     },
     async destroy(id) {

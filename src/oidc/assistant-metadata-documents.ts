@@ -3,6 +3,7 @@ import { request } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { errors, type Configuration } from 'oidc-provider';
 import type { Config } from '../config.ts';
+import { isMetadataDocumentClientId } from '../domain/client-id-documents.ts';
 
 /**
  * Client ID metadata documents (DESIGN 15; draft-ietf-oauth-client-id-metadata-document): an assistant
@@ -22,12 +23,7 @@ export const METADATA_DOCUMENT_LIMITS = {
 /** The only scopes an assistant known by its metadata document may ask for, besides Sesame's sesame:* resource scopes. */
 export const METADATA_DOCUMENT_CLIENT_SCOPES = ['offline_access'] as const;
 
-/** Whether a client id names a metadata document: an https URL with a path (registered client ids are never URLs). */
-export function isMetadataDocumentClientId(clientId: string): boolean {
-  if (!clientId.startsWith('https://')) return false;
-  const url = URL.parse(clientId);
-  return url !== null && url.pathname !== '/' && url.pathname !== '';
-}
+export { isMetadataDocumentClientId };
 
 /** The host a metadata document client id names, as the consent page shows it. */
 export function metadataDocumentHost(clientId: string): string {

@@ -127,8 +127,19 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     return grant;
   };
 
+  // A grant ended by a reused refresh token, of an assistant (the service decides), goes to the administrators' trail.
+  const auditGrantEndedByReuse = (input: Parameters<Services['assistantGrants']['recordGrantEndedByReuse']>[0]) => {
+    services.assistantGrants.recordGrantEndedByReuse(input).catch((error: unknown) => deps.log?.error({ err: error }, 'could not audit a grant ended by refresh token reuse'));
+  };
+
   const configuration: Configuration = {
-    adapter: createOidcAdapterFactory({ store, clock }),
+    adapter: createOidcAdapterFactory({
+      store,
+      clock,
+      onRefreshTokenReuse: ({ grantId, accountId, clientId, clientName }) => {
+        if (accountId && clientId) auditGrantEndedByReuse({ subjectId: accountId, clientId, clientName, grantId, ip: null });
+      },
+    }),
     jwks: { keys: jwks.keys } as Configuration['jwks'],
     cookies: {
       keys: deps.instanceSecrets.cookieKeys,
@@ -250,12 +261,10 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   provider.on('grant.revoked', (ctx, grantId) => {
     // A refresh token presented again after its replacement ends the whole grant (oidc-provider revokes it).
     if (ctx.oidc?.route !== 'token' || ctx.oidc.params?.grant_type !== 'refresh_token') return;
-    const client = ctx.oidc.client as (Client & SesameClientFields) | undefined;
+    const client = ctx.oidc.client;
     const token = ctx.oidc.entities?.RefreshToken as { accountId?: string } | undefined;
-    if (client?.sesame_client_type !== 'native' || !token?.accountId) return;
-    services.assistantGrants
-      .recordGrantEndedByReuse({ subjectId: token.accountId, clientId: client.clientId, clientName: client.clientName, grantId, ip: ctx.ip })
-      .catch((error: unknown) => deps.log?.error({ err: error }, 'could not audit a grant ended by refresh token reuse'));
+    if (!client || !token?.accountId) return;
+    auditGrantEndedByReuse({ subjectId: token.accountId, clientId: client.clientId, clientName: client.clientName, grantId, ip: ctx.ip });
   });
   provider.on('grant.success', (ctx) => {
     const clientId = ctx.oidc.client?.clientId;

@@ -1,4 +1,5 @@
 import type { Actor } from '../domain/actor.ts';
+import { isMetadataDocumentClientId } from '../domain/client-id-documents.ts';
 import { AppError } from '../errors.ts';
 import type { AssistantGrantCursor } from '../storage/repositories/oidc-payload-repository.ts';
 import { grantScopes } from './account.ts';
@@ -110,7 +111,10 @@ export function createAssistantGrantService({ store, clock }: ServiceDeps) {
     /** A refresh token of an assistant's grant was presented again after its replacement: the grant has ended; audited as assistant.grant_end_reuse. */
     async recordGrantEndedByReuse(input: { subjectId: string; clientId: string; clientName?: string | null; grantId: string; ip: string | null }): Promise<void> {
       await store.transaction(async (repos) => {
-        const clientName = (await repos.clients.findForProtocol(input.clientId))?.client.displayName ?? input.clientName ?? null;
+        const registered = (await repos.clients.findForProtocol(input.clientId))?.client;
+        // Only assistants: a registered native client, or one known by its metadata document.
+        if (registered ? registered.clientType !== 'native' : !isMetadataDocumentClientId(input.clientId)) return;
+        const clientName = registered?.displayName ?? input.clientName ?? null;
         const actor: Actor = { subjectId: null, isAdmin: true, surface: 'system', ip: input.ip, viaClientId: input.clientId, viaClientName: clientName };
         await writeAudit(repos, clock, actor, {
           action: 'assistant.grant_end_reuse',

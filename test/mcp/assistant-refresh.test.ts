@@ -119,6 +119,19 @@ describe.each(TEST_ENGINES)('refresh tokens of an assistant (native client), on 
     expect(ended).toMatchObject({ targetType: 'user', targetId: fixture.person.subjectId, viaClientName: 'Claude Code', after: { clientId: provider.clientId, grantId: expect.any(String) } });
   });
 
+  it('audits a grant ended by concurrent uses of one refresh token once', async () => {
+    const provider = await connectOffline(await register(['openid', 'offline_access']));
+    const metadata = await (await fetch(`${server.issuer}/.well-known/oauth-authorization-server`)).json();
+    const refresh = () =>
+      refreshAuthorization(server.issuer, { metadata, clientInformation: provider.clientInformation(), refreshToken: provider.tokens()!.refresh_token!, resource: new URL(`${server.issuer}/mcp`) });
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, refresh));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    // The audit is written beside the answer; give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const trail = await server.services.audit.listAdminAuditLogs(fixture.adminActor, { limit: 100 });
+    expect(trail.filter((entry) => entry.action === 'assistant.grant_end_reuse' && entry.viaClientId === provider.clientId)).toHaveLength(1);
+  });
+
   it('gives a refresh token to an assistant whose native client does not whitelist offline_access (DESIGN 15: always issued)', async () => {
     const clientId = await register(['openid']);
     const provider = new PreRegisteredAssistant(clientId, `http://127.0.0.1:${(port += 1)}/callback`);

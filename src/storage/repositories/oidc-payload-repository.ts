@@ -38,8 +38,11 @@ export interface OidcPayloadRepository {
   destroy(kind: string, id: string): Promise<void>;
   /** Deletes the artifacts of this kind issued under the grant. */
   revokeByGrantId(kind: string, grantId: string): Promise<void>;
-  /** Deletes the grant the given artifact was issued under, and every code and token of that grant. */
-  revokeGrantOf(kind: string, id: string): Promise<void>;
+  /**
+   * Deletes the grant the given artifact was issued under, and every code and token of that grant. Returns
+   * the grant when this call ended it (of concurrent callers, one), undefined otherwise.
+   */
+  revokeGrantOf(kind: string, id: string): Promise<{ grantId: string; accountId: string | null; clientId: string | null; clientName: string | null } | undefined>;
   /**
    * Deletes every artifact of the person: sessions, grants, codes, access and refresh tokens,
    * interactions. Remembered consent stays: it is no credential. Returns how many rows went.
@@ -193,16 +196,13 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         await executor.deleteFrom('oidc_payloads').where('kind', '=', kind).where('grant_id', '=', grantId).execute();
       },
       async revokeGrantOf(kind, id) {
-        const row = await executor.selectFrom('oidc_payloads').select('grant_id').where('kind', '=', kind).where('id', '=', sha256Hex(id)).executeTakeFirst();
+        const row = await executor.selectFrom('oidc_payloads').select(['grant_id', 'account_id', 'client_id']).where('kind', '=', kind).where('id', '=', sha256Hex(id)).executeTakeFirst();
         const grantId = row?.grant_id;
-        if (!grantId) return;
-        await executor
-          .deleteFrom('oidc_payloads')
-          .where((eb) => eb.or([
-            eb.and([eb('kind', 'in', GRANT_ARTIFACT_KINDS), eb('grant_id', '=', grantId)]),
-            eb.and([eb('kind', '=', 'Grant'), eb('id', '=', sha256Hex(grantId))]),
-          ]))
-          .execute();
+        if (!grantId) return undefined;
+        const named = await executor.selectFrom('oidc_payloads').select('client_name').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).executeTakeFirst();
+        const grant = await executor.deleteFrom('oidc_payloads').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).executeTakeFirst();
+        await executor.deleteFrom('oidc_payloads').where('kind', 'in', GRANT_ARTIFACT_KINDS).where('grant_id', '=', grantId).execute();
+        return Number(grant.numDeletedRows) > 0 ? { grantId, accountId: row.account_id, clientId: row.client_id, clientName: named?.client_name ?? null } : undefined;
       },
       async revokeAllForAccount(accountId) {
         if (!isStorableText(accountId)) return 0;

@@ -10,6 +10,8 @@ interface AdapterDeps {
   clock: Clock;
   /** Told when a refresh token used concurrently with its own rotation ended its grant (the loser of consume). */
   onRefreshTokenReuse?: (ended: { grantId: string; accountId: string | null; clientId: string | null; clientName: string | null }) => void;
+  /** Told when oidc-provider's own revocation deleted a grant: of requests racing to end one grant, only one is told. */
+  onGrantDestroyed?: (grantId: string) => void;
 }
 
 /**
@@ -50,7 +52,7 @@ function toAdapterPayload(stored: StoredOidcPayload | undefined): AdapterPayload
   return stored.consumedAt === null ? payload : { ...payload, consumed: Math.floor(stored.consumedAt / 1000) };
 }
 
-function payloadAdapter(kind: string, { store, clock, onRefreshTokenReuse }: AdapterDeps, afterWrite: () => void): Adapter {
+function payloadAdapter(kind: string, { store, clock, onRefreshTokenReuse, onGrantDestroyed }: AdapterDeps, afterWrite: () => void): Adapter {
   const payloads = store.repos.oidcPayloads;
   return {
     async upsert(id, payload, expiresIn) {
@@ -86,7 +88,7 @@ function payloadAdapter(kind: string, { store, clock, onRefreshTokenReuse }: Ada
       throw new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
     },
     async destroy(id) {
-      await payloads.destroy(kind, id);
+      if ((await payloads.destroy(kind, id)) && kind === 'Grant') onGrantDestroyed?.(id);
     },
     async revokeByGrantId(grantId) {
       await payloads.revokeByGrantId(kind, grantId);

@@ -127,6 +127,9 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     return grant;
   };
 
+  // Grants this process's revocations actually deleted, until the grant.revoked event that follows reads them:
+  // a grant ended by a reuse is audited once, by whichever request deleted it.
+  const destroyedHere = new Set<string>();
   // A grant ended by a reused refresh token, of an assistant (the service decides), goes to the administrators' trail.
   const auditGrantEndedByReuse = (input: Parameters<Services['assistantGrants']['recordGrantEndedByReuse']>[0]) => {
     services.assistantGrants.recordGrantEndedByReuse(input).catch((error: unknown) => deps.log?.error({ err: error }, 'could not audit a grant ended by refresh token reuse'));
@@ -138,6 +141,10 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       clock,
       onRefreshTokenReuse: ({ grantId, accountId, clientId, clientName }) => {
         if (accountId && clientId) auditGrantEndedByReuse({ subjectId: accountId, clientId, clientName, grantId, ip: null });
+      },
+      onGrantDestroyed: (grantId) => {
+        if (destroyedHere.size > 1000) destroyedHere.clear();
+        destroyedHere.add(grantId);
       },
     }),
     jwks: { keys: jwks.keys } as Configuration['jwks'],
@@ -260,6 +267,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   });
   provider.on('grant.revoked', (ctx, grantId) => {
     // A refresh token presented again after its replacement ends the whole grant (oidc-provider revokes it).
+    if (!destroyedHere.delete(grantId)) return;
     if (ctx.oidc?.route !== 'token' || ctx.oidc.params?.grant_type !== 'refresh_token') return;
     const client = ctx.oidc.client;
     const token = ctx.oidc.entities?.RefreshToken as { accountId?: string } | undefined;

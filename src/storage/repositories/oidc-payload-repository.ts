@@ -35,7 +35,8 @@ export interface OidcPayloadRepository {
   upsert(artifact: OidcArtifact): Promise<void>;
   /** Marks the artifact consumed; false when it was already (or does not exist): of concurrent callers one wins. */
   consume(kind: string, id: string, now: number): Promise<boolean>;
-  destroy(kind: string, id: string): Promise<void>;
+  /** Whether there was one to delete (of concurrent callers, one). */
+  destroy(kind: string, id: string): Promise<boolean>;
   /** Deletes the artifacts of this kind issued under the grant. */
   revokeByGrantId(kind: string, grantId: string): Promise<void>;
   /**
@@ -189,7 +190,8 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         return (marked.numAffectedRows ?? 0n) > 0n;
       },
       async destroy(kind, id) {
-        await executor.deleteFrom('oidc_payloads').where('kind', '=', kind).where('id', '=', sha256Hex(id)).execute();
+        const deleted = await executor.deleteFrom('oidc_payloads').where('kind', '=', kind).where('id', '=', sha256Hex(id)).executeTakeFirst();
+        return Number(deleted.numDeletedRows) > 0;
       },
       async revokeByGrantId(kind, grantId) {
         if (!isStorableText(grantId)) return;

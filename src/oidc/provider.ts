@@ -212,11 +212,8 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
         return Math.max(1, Math.min(TOKEN_LIFETIMES.refreshToken, chainEnds - Math.floor(Date.now() / 1000)));
       },
       Session: TOKEN_LIFETIMES.session,
-      // Fixed when the grant is made: widening it later (a new consent) does not extend it.
-      Grant: (_ctx, grant) => {
-        const now = Math.floor(Date.now() / 1000);
-        return Math.max(1, (grant.iat ?? now) + TOKEN_LIFETIMES.grant - now);
-      },
+      // Counted from the first consent: oidc-provider saves a found grant again with its remaining time, so widening it does not extend it.
+      Grant: TOKEN_LIFETIMES.grant,
       Interaction: TOKEN_LIFETIMES.interaction,
     },
     // Every use of a refresh token replaces it; presenting a replaced one revokes the whole grant.

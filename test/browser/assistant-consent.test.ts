@@ -89,6 +89,13 @@ describe.each(TEST_ENGINES)('the consent page for an assistant, on %s', (engine)
     return page.locator('main').innerText();
   }
 
+  /** When the assistant's one grant row expires (epoch ms): what listings order by and when it stops. */
+  async function grantExpiry(clientId: string): Promise<number> {
+    const grants = await server.db.selectFrom('oidc_payloads').select('expires_at').where('kind', '=', 'Grant').where('client_id', '=', clientId).execute();
+    expect(grants).toHaveLength(1);
+    return grants[0]!.expires_at!;
+  }
+
   const buttons = async (page: Page) => (await page.locator('form.actions button').allInnerTexts()).map((label) => label.trim());
 
   async function withContext<T>(work: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
@@ -139,16 +146,23 @@ describe.each(TEST_ENGINES)('the consent page for an assistant, on %s', (engine)
       const text = await consentText(page);
       expect(text).not.toContain(ADMIN);
       expect(await buttons(page)).toEqual(['Allow', 'Allow read-only', 'Deny']);
+      server.clock.set(Date.now());
       await page.getByRole('button', { name: 'Allow read-only' }).click();
       expect((await first.token()).scope).toBe('sesame:read');
+      const firstExpiry = await grantExpiry(clientId);
 
       // The same browser, the same assistant asking for read and write again: the grant holds read only, so the person is asked.
+      // (Seconds later: widening must not extend the grant's life.)
+      await new Promise((resolve) => setTimeout(resolve, 2500));
       const second = await startAuthorization(page, clientId, 'sesame:read sesame:write');
       const again = await consentText(page);
       expect(again).toContain(READ);
       expect(again).toContain(WRITE);
+      server.clock.set(Date.now());
       await page.getByRole('button', { name: 'Allow', exact: true }).click();
       expect((await second.token()).scope.split(' ').sort()).toEqual(['sesame:read', 'sesame:write']);
+      // The grant still ends 90 days after the first consent, not after the widening (times in whole seconds).
+      expect(Math.abs((await grantExpiry(clientId)) - firstExpiry)).toBeLessThan(1000);
 
       // Now the grant holds what is asked. An assistant still meets the page (a native client is asked every time, RFC 8252 8.6), with the whole list, not only what is new.
       const third = await startAuthorization(page, clientId, 'sesame:read sesame:write');

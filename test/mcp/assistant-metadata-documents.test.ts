@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUES } from '../../src/i18n/catalogues.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
 import { makeThrowawayTls, startMetadataDocumentServer, type MetadataDocumentServer, type ThrowawayTls } from '../helpers/metadata-document-server.ts';
@@ -155,7 +156,7 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
   });
 
   /** An authorization request as an assistant sends it; the answer is read as it comes, redirects not followed. */
-  async function authorize(clientId: string, changes: Record<string, string | undefined> = {}) {
+  async function authorize(clientId: string, changes: Record<string, string | undefined> = {}, language = 'en') {
     const verifier = randomBytes(32).toString('base64url');
     const params: Record<string, string | undefined> = {
       client_id: clientId,
@@ -169,7 +170,7 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
       ...changes,
     };
     const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const response = await fetch(`${sesame.url}/auth?${query}`, { redirect: 'manual', headers: { 'accept-language': 'en' } });
+    const response = await fetch(`${sesame.url}/auth?${query}`, { redirect: 'manual', headers: { 'accept-language': language } });
     return { status: response.status, location: response.headers.get('location'), type: response.headers.get('content-type') ?? '', body: await response.text() };
   }
 
@@ -185,8 +186,9 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
     expect(answer.body).not.toContain('code=');
   }
 
-  it('refuses a document whose client_id is not its own URL', async () => {
+  it('refuses a document whose client_id is not its own URL, in English and in Chinese', async () => {
     expectErrorPage(await authorize(documents.url('/mismatch.json')), DOCUMENT_REFUSED, 'client_id does not match');
+    expectErrorPage(await authorize(documents.url('/mismatch.json'), {}, 'zh-CN'), CATALOGUES['zh-CN']['error.assistantDocument'], 'client_id does not match');
   });
 
   it('refuses a redirect URI the document does not list (any port of its loopback URI is fine, another path is not)', async () => {

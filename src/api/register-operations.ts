@@ -63,7 +63,7 @@ export function restSurface(operations: readonly AnyOperation[], auth: SurfaceAu
         isAdmin: signedIn?.user.isAdmin ?? false,
         surface: auth.surface,
         ip: request.ip,
-        ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, scopes: signedIn.assistant.scopes } : {}),
+        ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, viaClientName: signedIn.assistant.clientName ?? null, scopes: signedIn.assistant.scopes } : {}),
       };
       return { actor, signedIn };
     },

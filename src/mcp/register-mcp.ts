@@ -16,7 +16,7 @@ const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mc
 
 interface Caller {
   actor: Actor;
-  signedIn: { user: NonNullable<Awaited<ReturnType<FastifyInstance['oidc']['verifyAssistantToken']>>>['user']; token: string; assistant: { clientId: string; scopes: readonly string[] } };
+  signedIn: { user: NonNullable<Awaited<ReturnType<FastifyInstance['oidc']['verifyAssistantToken']>>>['user']; token: string; assistant: { clientId: string; clientName?: string | null; scopes: readonly string[] } };
 }
 
 export interface McpDeps extends ApiDeps {
@@ -49,9 +49,9 @@ export async function mcpServer(app: FastifyInstance, deps: McpDeps): Promise<vo
         : `Send an OAuth access token for ${resource} as \`Authorization: Bearer <token>\`; ${metadataUrl} says where to get one.`;
       return reply.header('www-authenticate', `Bearer ${error}resource_metadata="${metadataUrl}"`).status(401).send(new AppError('login_required', description).toBody());
     }
-    const assistant = { clientId: verified.clientId, scopes: verified.scopes };
+    const assistant = { clientId: verified.clientId, clientName: verified.clientName, scopes: verified.scopes };
     callers.set(request, {
-      actor: { subjectId: verified.user.subjectId, isAdmin: verified.user.isAdmin, surface: 'mcp', ip: request.ip, viaClientId: verified.clientId, scopes: verified.scopes },
+      actor: { subjectId: verified.user.subjectId, isAdmin: verified.user.isAdmin, surface: 'mcp', ip: request.ip, viaClientId: verified.clientId, viaClientName: verified.clientName, scopes: verified.scopes },
       signedIn: { user: verified.user, token, assistant },
     });
     return undefined;

@@ -25,7 +25,7 @@ export function createBearerAuth(services: Services, options: { resource: string
       const assistant = await verifyOAuthToken(request, token, options.resource);
       if (!assistant) throw new AppError('login_required', 'The access token is unknown, expired or revoked, or was not issued for this API; sign in again.');
       void reply.removeHeader('www-authenticate');
-      return { user: assistant.user, token, assistant: { clientId: assistant.clientId, scopes: assistant.scopes } };
+      return { user: assistant.user, token, assistant: { clientId: assistant.clientId, clientName: assistant.clientName, scopes: assistant.scopes } };
     },
   };
 }

@@ -1300,6 +1300,8 @@ export interface components {
             ip: string | null;
             /** @description The assistant (native client) whose OAuth token made the change; null for the console, password sessions, the command line and the system. */
             viaClientId: string | null;
+            /** @description That assistant's name: its registered name, or for an assistant known by its client ID metadata document (a `viaClientId` that is an https URL) the document's `client_name` when the person consented; null when `viaClientId` is. */
+            viaClientName: string | null;
         };
         UserSummary: {
             subjectId: string;
@@ -5907,7 +5909,8 @@ export interface operations {
                      *             ]
                      *           },
                      *           "ip": "203.0.113.7",
-                     *           "viaClientId": null
+                     *           "viaClientId": null,
+                     *           "viaClientName": null
                      *         }
                      *       ]
                      *     }
@@ -7069,7 +7072,8 @@ export interface operations {
                      *             "status": "disabled"
                      *           },
                      *           "ip": "203.0.113.7",
-                     *           "viaClientId": null
+                     *           "viaClientId": null,
+                     *           "viaClientName": null
                      *         }
                      *       ]
                      *     }

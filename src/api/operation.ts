@@ -15,7 +15,7 @@ export interface SignedIn {
   /** The session's bearer token or cookie value, for logout and CSRF; never logged or returned. */
   token: string;
   /** Set when the bearer is an OAuth access token of an assistant (native client), not a password session. */
-  assistant?: { clientId: string; scopes: readonly string[] };
+  assistant?: { clientId: string; grantId: string; scopes: readonly string[] };
 }
 
 export interface OperationContext<P, Q, B, A extends Access> {

@@ -4,7 +4,7 @@ import type { Actor } from '../domain/actor.ts';
 import type { Services } from '../services/index.ts';
 import { readIdempotencyKey, runIdempotently } from './idempotency-key.ts';
 import { isCreating, type AnyOperation, type HttpMethod, type SignedIn } from './operation.ts';
-import { refuseOutsideTokenScope } from './operation-scope.ts';
+import { InsufficientScopeError, refuseOutsideTokenScope } from './operation-scope.ts';
 import { parseRequestPart, refuseUnexpectedBody } from './request-validation.ts';
 
 /** How a surface recognises its signed-in user: bearer token (agent) or cookie plus CSRF header (console). */
@@ -12,6 +12,8 @@ export interface SurfaceAuth {
   surface: 'agent' | 'console';
   /** The signed-in user, or an AppError (login_required; csrf_failed on console writes). */
   authenticate(request: FastifyRequest, method: HttpMethod, reply: FastifyReply): Promise<SignedIn>;
+  /** The WWW-Authenticate challenge of a 403 insufficient_scope (surfaces that accept OAuth tokens). */
+  insufficientScopeChallenge?(error: InsufficientScopeError): string;
 }
 
 export interface ApiDeps {
@@ -60,7 +62,12 @@ export function registerOperations(app: FastifyInstance, operations: readonly An
           ip: request.ip,
           ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, scopes: signedIn.assistant.scopes } : {}),
         };
-        refuseOutsideTokenScope(operation, actor);
+        try {
+          refuseOutsideTokenScope(operation, actor);
+        } catch (error) {
+          if (error instanceof InsufficientScopeError && auth.insufficientScopeChallenge) void reply.header('www-authenticate', auth.insufficientScopeChallenge(error));
+          throw error;
+        }
         const params = operation.params ? parseRequestPart(operation.params, request.params, 'path') : undefined;
         const query = operation.query ? parseRequestPart(operation.query, request.query, 'query') : undefined;
         if (!operation.body) refuseUnexpectedBody(request.body);

@@ -1,8 +1,9 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { IDEMPOTENCY_ARGUMENT, readIdempotencyArgument, runIdempotently } from '../api/idempotency-key.ts';
 import { isCreating, type AnyOperation, type SignedIn } from '../api/operation.ts';
-import { refuseOutsideTokenScope } from '../api/operation-scope.ts';
+import { InsufficientScopeError, refuseOutsideTokenScope } from '../api/operation-scope.ts';
 import { parseRequestPart } from '../api/request-validation.ts';
 import type { Actor } from '../domain/actor.ts';
 import { AppError } from '../errors.ts';
@@ -23,6 +24,25 @@ export interface ToolCallContext {
   services: Services;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** Told when a call needs more scope than the token has: the HTTP answer becomes the 403 challenge. */
+  onInsufficientScope?(error: InsufficientScopeError): void;
+}
+
+/** JSON-RPC's "invalid request" code: the call cannot run with this token, whatever its arguments. */
+const INSUFFICIENT_SCOPE_RPC_CODE = -32600;
+
+/**
+ * A call outside the token's scopes is not a tool result but a JSON-RPC error (in a 403 with the
+ * insufficient_scope challenge), so an MCP client re-authorizes with the challenged scope and retries.
+ */
+function refuseOutsideScope(operation: AnyOperation, context: ToolCallContext): void {
+  try {
+    refuseOutsideTokenScope(operation, context.actor);
+  } catch (error) {
+    if (!(error instanceof InsufficientScopeError)) throw error;
+    context.onInsufficientScope?.(error);
+    throw new McpError(INSUFFICIENT_SCOPE_RPC_CODE, error.message, error.toBody());
+  }
 }
 
 const LOCATIONS: Record<RequestPart, 'path' | 'query' | 'body'> = { params: 'path', query: 'query', body: 'body' };
@@ -94,11 +114,11 @@ function toAppError(error: unknown): AppError {
 /**
  * Runs one operation for a tool call: the same scope check, request contract and use case as the
  * REST surfaces. The REST response body is the structured result; a refusal is a tool error whose
- * structured content is the REST error body.
+ * structured content is the REST error body, except a missing scope (refuseOutsideScope).
  */
 export async function callOperationTool(operation: AnyOperation, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult> {
+  refuseOutsideScope(operation, context);
   try {
-    refuseOutsideTokenScope(operation, context.actor);
     const { [IDEMPOTENCY_ARGUMENT]: keyArgument, ...operationArgs } = args;
     const creating = isCreating(operation);
     const { parsed, idempotencyKey } = parseWithKey(operation, creating ? operationArgs : args, creating ? keyArgument : undefined);

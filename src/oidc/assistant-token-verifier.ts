@@ -10,6 +10,8 @@ export interface VerifiedAssistantToken {
   user: User;
   /** The native client (assistant) the token was issued to. */
   clientId: string;
+  /** The grant (the person's connection of the assistant) the token belongs to. */
+  grantId: string;
   /** The assistant scopes granted for this resource. */
   scopes: string[];
 }
@@ -41,5 +43,5 @@ export async function verifyAssistantToken(provider: Provider, services: Service
   const granted = new Set((grant.getResourceScope(resource) ?? '').split(' '));
   const scopes = String(accessToken.scope ?? '').split(' ').filter((scope) => isAssistantScope(scope) && granted.has(scope));
   await services.assistantGrants.noteGrantUsed(accessToken.grantId!);
-  return { user, clientId: client.clientId, scopes };
+  return { user, clientId: client.clientId, grantId: accessToken.grantId!, scopes };
 }

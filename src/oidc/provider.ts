@@ -11,6 +11,7 @@ import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
 import { assistantStaysConnected, resourceIndicatorsFeature } from './assistant-resources.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
 import { databaseUnavailableAnswers } from './database-unavailable.ts';
+import { advertiseAssistantScopes } from './discovery-scopes.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
 import { explainClientRefusal } from './client-refusal.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
@@ -218,6 +219,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   installSecretsBridge(provider, { store, clock });
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);
+  provider.use(advertiseAssistantScopes(deps.config));
   const databaseUnavailable = databaseUnavailableAnswers(deps.log);
   provider.use(databaseUnavailable.middleware);
   for (const middleware of deps.middleware ?? []) provider.use(middleware);

@@ -14,11 +14,11 @@ const DESTRUCTIVE = /^(remove|revoke|delete)|Revoke|Delete/;
 
 /**
  * MCP tool annotations from the operation's method and effect: reads are read-only; removals,
- * revocations, deletions, and the changes that can archive a project or disable a client or a person
- * are destructive.
+ * revocations, deletions, an assistant's own disconnection, and the changes that can archive a project
+ * or disable a client or a person are destructive.
  */
 export function toolAnnotations(operation: AnyOperation): { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean } {
   const readOnly = operation.method === 'GET';
-  const destructive = !readOnly && (operation.method === 'DELETE' || DESTRUCTIVE.test(operation.operationId) || ['updateProject', 'updateClientMetadata', 'updateUser'].includes(operation.operationId));
+  const destructive = !readOnly && (operation.method === 'DELETE' || DESTRUCTIVE.test(operation.operationId) || ['updateProject', 'updateClientMetadata', 'updateUser', 'disconnectAssistant'].includes(operation.operationId));
   return { title: operation.summary, readOnlyHint: readOnly, destructiveHint: destructive, idempotentHint: readOnly, openWorldHint: false };
 }

@@ -9,7 +9,7 @@ import { sharedOperations } from '../operations/index.ts';
 import { PACKAGE_VERSION } from '../package-version.ts';
 import { acceptJsonBodiesOnly, forbidCaching, registerOperations, type ApiDeps } from '../register-operations.ts';
 import { renderAgentGuide } from './agent-guide.ts';
-import { agentLogin, agentLogout, agentWhoAmI } from './auth-operations.ts';
+import { agentDisconnect, agentLogin, agentLogout, agentWhoAmI } from './auth-operations.ts';
 import { createBearerAuth } from './bearer-auth.ts';
 
 export const AGENT_API_PREFIX = '/api/agent';
@@ -69,7 +69,7 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
     () => operations,
   );
 
-  const operations: AnyOperation[] = [getInstructions, getOpenApiDocument, agentLogin, agentLogout, agentWhoAmI, ...sharedOperations];
+  const operations: AnyOperation[] = [getInstructions, getOpenApiDocument, agentLogin, agentLogout, agentWhoAmI, agentDisconnect, ...sharedOperations];
   return operations;
 }
 

@@ -12,6 +12,7 @@ import { assistantStaysConnected, resourceIndicatorsFeature } from './assistant-
 import { createOidcAdapterFactory } from './adapter.ts';
 import { databaseUnavailableAnswers } from './database-unavailable.ts';
 import { advertiseAssistantScopes } from './discovery-scopes.ts';
+import { adviseOnTokenErrors } from './token-error-advice.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
 import { explainClientRefusal } from './client-refusal.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
@@ -220,6 +221,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);
   provider.use(advertiseAssistantScopes(deps.config));
+  provider.use(adviseOnTokenErrors);
   const databaseUnavailable = databaseUnavailableAnswers(deps.log);
   provider.use(databaseUnavailable.middleware);
   for (const middleware of deps.middleware ?? []) provider.use(middleware);

@@ -94,7 +94,7 @@ export function relyingPartyRecipe(issuer: string, client?: RecipeClient): Recip
       text:
         `The ID token (check its signature, \`iss\`, \`aud\` and \`nonce\`) carries ${list(ID_TOKEN_CLAIMS)}: \`sub\` is the person's stable identifier, the key to store. It carries no profile data: ` +
         `call the \`userinfo_endpoint\` with \`Authorization: Bearer <access_token>\` for the claims of the granted scopes: ` +
-        USERINFO_SCOPES.map((scope) => `\`${scope}\` gives ${list(CLAIMS_BY_SCOPE[scope])}`).join('; ') +
+        USERINFO_SCOPES.map((scope) => `\`${scope}\` gives ${list(CLAIMS_BY_SCOPE[scope])}${scope === 'email' ? ' (both left out when the person has no address)' : ''}`).join('; ') +
         '.',
     },
   ];

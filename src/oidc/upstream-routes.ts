@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { auditPageSignIn } from './page-sign-in-audit.ts';
 import { errors } from 'oidc-provider';
 import type { MessageKey } from '../i18n/catalogues.ts';
 import { FederatedSignInRefused } from '../services/federated-sign-in.ts';
@@ -104,6 +105,7 @@ export async function upstreamRoutes(app: FastifyInstance, options: { live: Live
     // The browser resumes at /auth/{uid} with oidc-provider's resume cookie: only the one that started this sign-in can.
     interaction.result = { login: { accountId: user.subjectId, amr: ['fed'], acr: 'pwd' } };
     await interaction.persist();
+    await auditPageSignIn(deps.services, request, interaction.result.login!, interaction.params.client_id);
     return reply.header('cache-control', 'no-store').redirect(interaction.returnTo, 303);
   });
 }

@@ -30,7 +30,7 @@ export function refuseOutsideTokenScope(operation: Pick<AnyOperation, 'method' |
   const wanted = steppedUpScopes(actor.scopes, operation);
   throw new InsufficientScopeError(
     `${operation.operationId} needs the scope ${missing}, which this access token was not granted (it has: ${actor.scopes.join(' ') || 'none'}). ` +
-      `Ask the person to authorize again with the scope "${wanted.join(' ')}" (an MCP or OAuth client does so from this answer's WWW-Authenticate challenge); only they can grant it.`,
+      `Authorize again with the scope "${wanted.join(' ')}" that this answer's WWW-Authenticate challenge names (MCP and OAuth clients do so by themselves); the person grants it on Sesame's consent page.`,
     wanted,
   );
 }

@@ -60,10 +60,16 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
       serverUrl: urls.baseUrl,
       infoExtensions: { 'x-agent-instructions': urls.instructionsUrl },
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout; or an assistant\'s OAuth access token for this API, whose scopes bound what it may do ' +
+            '(403 insufficient_scope with a WWW-Authenticate challenge naming the scope to authorize again with).',
+        },
       },
       sessionSecurity: () => [{ bearerAuth: [] }],
-      sessionErrors: (): ErrorCode[] => ['login_required'],
+      sessionErrors: (): ErrorCode[] => ['login_required', 'insufficient_scope'],
     },
     'Agent API',
     () => operations,

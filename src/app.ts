@@ -15,6 +15,7 @@ import { registerOidc } from './oidc/mount.ts';
 import { databaseFaultToAppError } from './ops/database-faults.ts';
 import { installOperations, type Operations } from './ops/operations.ts';
 import { mcpServer } from './mcp/register-mcp.ts';
+import { ASSISTANT_TOKEN_LIFETIMES } from './oidc/token-lifetimes.ts';
 import type { Services } from './services/index.ts';
 import type { Db, Engine } from './storage/database.ts';
 
@@ -105,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(managementApi, { prefix: MANAGEMENT_API_PREFIX, ...apiDeps, cookieKeys: deps.instanceSecrets.cookieKeys });
   if (deps.config.agentApiEnabled) await app.register(agentApi, { prefix: AGENT_API_PREFIX, ...apiDeps });
   // The MCP server for assistants, authorized by Sesame's own OAuth tokens (otherwise /mcp is a plain 404).
-  if (deps.config.mcpEnabled) await app.register(mcpServer, apiDeps);
+  if (deps.config.mcpEnabled) await app.register(mcpServer, { ...apiDeps, assistantTokenLifetimes: ASSISTANT_TOKEN_LIFETIMES });
 
   return app;
 }

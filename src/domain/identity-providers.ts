@@ -20,6 +20,8 @@ export interface UpstreamClaimMapping {
   displayName: string;
   email: string;
   emailVerified: string;
+  /** A claim holding the person's upstream group names; absent: groups are not read. */
+  groups?: string;
 }
 
 export const DEFAULT_UPSTREAM_CLAIMS: UpstreamClaimMapping = {
@@ -62,7 +64,13 @@ export interface DirectorySettings {
   userSearchFilter: string;
   attributes: DirectoryAttributeMapping;
   adminGroupDn: string | null;
+  /** Where the person's groups are searched; absent or null: groups are not read. */
+  groupSearchBase?: string | null;
+  /** `{dn}` is replaced by the escaped DN of the person's entry; default DEFAULT_GROUP_SEARCH_FILTER. */
+  groupSearchFilter?: string;
 }
+
+export const DEFAULT_GROUP_SEARCH_FILTER = '(member={dn})';
 
 interface IdentityProviderCommon {
   name: string;
@@ -72,6 +80,8 @@ interface IdentityProviderCommon {
   linkByVerifiedEmail: boolean;
   /** Lower-case domains; empty means every domain. */
   allowedEmailDomains: string[];
+  /** `{"<upstream group name, or LDAP group DN>": "<group name>"}`; a sign-in through the provider sets the mapped memberships. Absent: none. */
+  groupMapping?: Record<string, string>;
   version: number;
   /** Epoch milliseconds, like every domain time; the contracts show ISO-8601. */
   createdAt: number;

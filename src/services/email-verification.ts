@@ -1,6 +1,6 @@
 import type { Actor } from '../domain/actor.ts';
 import type { DeadLinkReason } from '../domain/account-links.ts';
-import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
+import { SIGN_IN_FIRST } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import { ownSubjectId } from './caller-checks.ts';

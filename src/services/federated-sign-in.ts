@@ -7,6 +7,7 @@ import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import { changedFields } from './audit-diff.ts';
 import type { ServiceDeps } from './deps.ts';
+import { replaceProviderMemberships } from './groups.ts';
 import { NO_PASSWORD_HASH } from './passwords.ts';
 
 /** What the upstream says about the person, already mapped through the provider's claim or attribute mapping. */
@@ -18,6 +19,11 @@ export interface UpstreamAttributes {
   emailVerified: boolean;
   /** From a directory's admin group; undefined when the provider maps no group (the person's flag is left alone). */
   isAdmin?: boolean | undefined;
+  /**
+   * The upstream's group names (OpenID Connect) or group DNs (LDAP), mapped through the provider's
+   * `groupMapping`; undefined when the upstream said nothing (the person's memberships from it are left alone).
+   */
+  groups?: readonly string[] | undefined;
 }
 
 export interface FederatedSignInRequest {
@@ -209,6 +215,15 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
     });
   }
 
+  /** The provider's memberships of the person, replaced by what this sign-in says (section 16); nothing when it said nothing. */
+  async function syncUpstreamGroups(provider: StoredIdentityProvider, subjectId: string, request: FederatedSignInRequest): Promise<void> {
+    const upstreamGroups = request.attributes.groups;
+    if (upstreamGroups === undefined) return;
+    await store.transaction((repos) =>
+      replaceProviderMemberships(repos, { clock }, systemActorFor(subjectId, request.ip), subjectId, { type: provider.type, providerName: provider.name, groupMapping: provider.groupMapping ?? {}, upstreamGroups }),
+    );
+  }
+
   return {
     /** Refusals are FederatedSignInRefused (403 forbidden, with a `reason` for the page). */
     async signIn(request: FederatedSignInRequest): Promise<FederatedSignInResult> {
@@ -228,12 +243,12 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
           { provider: provider.displayName, domains: provider.allowedEmailDomains.join(', '), ...(email === null ? {} : { email }) },
         );
       }
-      try {
-        return await attempt(provider, request, email);
-      } catch (error) {
+      const result = await attempt(provider, request, email).catch((error: unknown) => {
         if (!(error instanceof LinkRace)) throw error;
         return attempt(provider, request, email);
-      }
+      });
+      await syncUpstreamGroups(provider, result.user.subjectId, request);
+      return result;
     },
   };
 }

@@ -1,21 +1,22 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import {
   DEFAULT_DIRECTORY_ATTRIBUTES,
+  DEFAULT_GROUP_SEARCH_FILTER,
   DEFAULT_UPSTREAM_CLAIMS,
   DEFAULT_UPSTREAM_SCOPES,
   DEFAULT_USER_SEARCH_FILTER,
   type IdentityProvider,
   type StoredIdentityProvider,
 } from '../domain/identity-providers.ts';
-import { createIdentityProviderRequest, type CreateIdentityProviderInput, type UpdateIdentityProviderInput } from '../api/contracts/identity-providers.ts';
-import { toFieldErrors } from '../api/contracts/field-errors.ts';
+import { providerMembershipSource } from '../domain/groups.ts';
 import { AppError } from '../errors.ts';
 import { openSealedText, sealText } from '../security/sealed-text.ts';
 import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { keyEncryptionSecretOf } from './second-factor.ts';
-import { readDocumentFile } from './client-import.ts';
+import type { CreateIdentityProviderInput, UpdateIdentityProviderInput } from './identity-provider-input.ts';
 import { checkUpstreamDiscovery } from './upstream-discovery.ts';
 
 const PROVIDER_SECRETS = { salt: 'sesame/identity-provider', info: 'identity-provider-secret aes-256-gcm v1' };
@@ -44,9 +45,9 @@ export function withoutSecret(provider: StoredIdentityProvider): IdentityProvide
 
 const domainsOf = (domains: readonly string[]) => [...new Set(domains.map((domain) => domain.trim().toLowerCase()))];
 
-const notFound = (name: string) => new AppError('not_found', `No identity provider is named ${name}; list them with GET /admin/identity-providers.`);
+const notFound = (name: string) => new AppError('not_found', said`No identity provider is named ${name}; list them with ${see('listIdentityProviders')}.`);
 const conflict = (name: string, version: number) =>
-  new AppError('version_conflict', `The identity provider ${name} changed meanwhile (now version ${version}); read it again with GET /admin/identity-providers and retry with that version.`);
+  new AppError('version_conflict', said`The identity provider ${name} changed meanwhile (now version ${version}); read it again with ${see('listIdentityProviders')} and retry with that version.`);
 
 /** Administrators' operations on the upstream OpenID Connect providers and LDAP directories (DESIGN.md section 11). */
 export function createIdentityProviderService(deps: ServiceDeps) {
@@ -65,6 +66,7 @@ export function createIdentityProviderService(deps: ServiceDeps) {
       provisioning: input.provisioning,
       linkByVerifiedEmail: input.linkByVerifiedEmail ?? false,
       allowedEmailDomains: domainsOf(input.allowedEmailDomains ?? []),
+      groupMapping: { ...input.groupMapping },
       position,
       secretSealed,
       version: 1,
@@ -92,6 +94,8 @@ export function createIdentityProviderService(deps: ServiceDeps) {
         userSearchFilter: ldap.userSearchFilter ?? DEFAULT_USER_SEARCH_FILTER,
         attributes: { ...DEFAULT_DIRECTORY_ATTRIBUTES, ...ldap.attributes },
         adminGroupDn: ldap.adminGroupDn ?? null,
+        groupSearchBase: ldap.groupSearchBase ?? null,
+        groupSearchFilter: ldap.groupSearchFilter ?? DEFAULT_GROUP_SEARCH_FILTER,
       },
       hasBindPassword: secretSealed !== null,
     };
@@ -109,6 +113,7 @@ export function createIdentityProviderService(deps: ServiceDeps) {
       ...(changes.provisioning !== undefined ? { provisioning: changes.provisioning } : {}),
       ...(changes.linkByVerifiedEmail !== undefined ? { linkByVerifiedEmail: changes.linkByVerifiedEmail } : {}),
       ...(changes.allowedEmailDomains !== undefined ? { allowedEmailDomains: domainsOf(changes.allowedEmailDomains) } : {}),
+      ...(changes.groupMapping !== undefined ? { groupMapping: { ...changes.groupMapping } } : {}),
       updatedAt: now,
     };
     if (before.type === 'oidc') {
@@ -130,48 +135,15 @@ export function createIdentityProviderService(deps: ServiceDeps) {
     return secret;
   }
 
-  /** Every problem of the file's `identityProviders` entries at once, keyed like `identityProviders[0].oidc.issuer`. */
-  function checkImported(entries: unknown[]): CreateIdentityProviderInput[] {
-    const fieldErrors: Record<string, string> = {};
-    const checked: CreateIdentityProviderInput[] = [];
-    const seen = new Map<string, number>();
-    entries.forEach((raw, index) => {
-      const prefix = `identityProviders[${index}]`;
-      const parsed = createIdentityProviderRequest.safeParse(raw);
-      if (!parsed.success) {
-        const found = toFieldErrors(parsed.error.issues, raw);
-        for (const [field, message] of Object.entries(found.fieldErrors)) fieldErrors[`${prefix}.${field}`] ??= message;
-        if (found.wholeInput.length > 0) fieldErrors[prefix] ??= found.wholeInput.join('; ');
-        return;
-      }
-      const first = seen.get(parsed.data.name);
-      if (first !== undefined) fieldErrors[`${prefix}.name`] = `duplicates identityProviders[${first}].name`;
-      seen.set(parsed.data.name, first ?? index);
-      checked.push(parsed.data);
-    });
-    if (Object.keys(fieldErrors).length > 0) {
-      throw new AppError('invalid_client_metadata', `The identity providers are invalid: ${Object.entries(fieldErrors).map(([field, message]) => `${field}: ${message}`).join('; ')}.`, { fieldErrors });
-    }
-    return checked;
-  }
-
   return {
     /**
-     * The first-deployment file's `identityProviders`: imported once, while no provider exists, in one transaction.
+     * The first-deployment file's `identityProviders` (checked by src/startup/first-deployment.ts): imported once,
+     * while no provider exists, in one transaction.
      * An OpenID Connect issuer is not discovered here (the upstream may not be up when Sesame first starts): the
      * first "Continue with" discovers it, and an administrator's change checks it again.
      */
-    async importProvidersFromFile(actor: Actor, path: string): Promise<{ imported: string[] }> {
+    async importProviders(actor: Actor, inputs: readonly CreateIdentityProviderInput[]): Promise<{ imported: string[] }> {
       requireAdmin(actor);
-      const document = (await readDocumentFile(path)) as { identityProviders?: unknown } | null;
-      const entries = Array.isArray(document?.identityProviders) ? (document.identityProviders as unknown[]) : [];
-      let inputs: CreateIdentityProviderInput[];
-      try {
-        inputs = checkImported(entries);
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'invalid_client_metadata') throw new AppError('invalid_client_metadata', `${path}: ${error.message}`, { fieldErrors: error.fieldErrors ?? {} });
-        throw error;
-      }
       if (inputs.length === 0 || (await store.repos.identityProviders.list()).length > 0) return { imported: [] };
       return store.transaction(async (repos) => {
         if ((await repos.identityProviders.list()).length > 0) return { imported: [] };
@@ -238,7 +210,14 @@ export function createIdentityProviderService(deps: ServiceDeps) {
         if (!before) throw notFound(name);
         if (!(await repos.identityProviders.removeIfVersion(name, expectedVersion))) throw conflict(name, before.version);
         const unlinked = await repos.upstreamIdentities.removeAllOfProvider(name);
-        await writeAudit(repos, clock, actor, { action: 'identity_provider.delete', targetType: 'identity_provider', targetId: name, before: audited(before), after: { unlinkedIdentities: unlinked.length } });
+        const removedMemberships = await repos.groups.removeAllFromSource(providerMembershipSource(before.type, name));
+        await writeAudit(repos, clock, actor, {
+          action: 'identity_provider.delete',
+          targetType: 'identity_provider',
+          targetId: name,
+          before: audited(before),
+          after: { unlinkedIdentities: unlinked.length, ...(removedMemberships > 0 ? { removedGroupMemberships: removedMemberships } : {}) },
+        });
       });
     },
 

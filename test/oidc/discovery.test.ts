@@ -50,11 +50,11 @@ describe.each(TEST_ENGINES)('discovery and keys on %s', (engine) => {
     });
     expect(document.ui_locales_supported).toEqual(['en', 'zh-CN']);
     // Sesame's own resource scopes too (DESIGN 9), so an OAuth client reading only this document knows them.
-    expect((document.scopes_supported as string[]).toSorted()).toEqual(['email', 'offline_access', 'openid', 'profile', 'sesame:admin', 'sesame:read', 'sesame:write', 'student']);
+    expect((document.scopes_supported as string[]).toSorted()).toEqual(['email', 'groups', 'offline_access', 'openid', 'profile', 'sesame:admin', 'sesame:read', 'sesame:write', 'student']);
     const oauthMetadata = (await (await fetch(`${server.issuer}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(oauthMetadata.scopes_supported).toEqual(document.scopes_supported);
     expect((document.id_token_signing_alg_values_supported as string[]).toSorted()).toEqual(['ES256', 'RS256']);
-    expect(document.claims_supported).toEqual(expect.arrayContaining(['sub', 'name', 'preferred_username', 'email', 'email_verified', 'student_status']));
+    expect(document.claims_supported).toEqual(expect.arrayContaining(['sub', 'name', 'preferred_username', 'email', 'email_verified', 'student_status', 'groups']));
     for (const absent of [
       'registration_endpoint',
       'introspection_endpoint',

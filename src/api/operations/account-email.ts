@@ -1,5 +1,6 @@
 import { changeEmailRequest, changeEmailResponse, currentEmailResponse } from '../contracts/account-email.ts';
 import { defineOperation } from '../operation.ts';
+import { said, see } from '../../domain/pointed-text.ts';
 
 export const changeMyEmail = defineOperation({
   operationId: 'changeMyEmail',
@@ -32,7 +33,7 @@ export const getMyEmail = defineOperation({
   path: '/account/email',
   tag: 'My account',
   summary: 'Read my email address',
-  description: 'Your address, whether it is verified, and whether Sesame can mail a verification link (`POST /account/email` needs outgoing mail).',
+  description: said`Your address, whether it is verified, and whether Sesame can mail a verification link (${see('changeMyEmail')} needs outgoing mail).`,
   access: 'session',
   response: {
     status: 200,

@@ -6,6 +6,7 @@ import {
   DEFAULT_UPSTREAM_CLAIMS,
   DEFAULT_UPSTREAM_SCOPES,
   DEFAULT_USER_SEARCH_FILTER,
+  directoryTransportProblem,
   type IdentityProvider,
   type StoredIdentityProvider,
 } from '../domain/identity-providers.ts';
@@ -42,6 +43,16 @@ export function withoutSecret(provider: StoredIdentityProvider): IdentityProvide
   void position;
   return rest as IdentityProvider;
 }
+
+/** A new directory's transport problem, keyed as the field that would fix it. */
+function transportErrors(input: CreateIdentityProviderInput): Record<string, string> {
+  if (input.type !== 'ldap' || !input.ldap) return {};
+  const problem = directoryTransportProblem(input.ldap.url, input.ldap.startTls ?? false);
+  return problem ? { 'ldap.url': problem } : {};
+}
+
+const insecureDirectory = (name: string, fieldErrors: Record<string, string>) =>
+  new AppError('invalid_request', `The directory ${name} would receive passwords in clear: use ldaps://, or ldap:// with startTls: true; plain ldap:// is accepted only to a loopback address.`, { fieldErrors });
 
 const domainsOf = (domains: readonly string[]) => [...new Set(domains.map((domain) => domain.trim().toLowerCase()))];
 
@@ -107,6 +118,18 @@ export function createIdentityProviderService(deps: ServiceDeps) {
     if (before.type === 'oidc' && changes.ldap) fieldErrors.ldap = 'must be absent for a provider of type oidc';
     if (before.type === 'ldap' && changes.oidc) fieldErrors.oidc = 'must be absent for a provider of type ldap';
     if (Object.keys(fieldErrors).length > 0) throw new AppError('invalid_request', `The provider ${before.name} is of type ${before.type}; change only its own settings.`, { fieldErrors });
+    // The stored secret was given for the stored endpoint: it never follows the provider to a new one.
+    if (before.secretSealed !== null) {
+      if (before.type === 'oidc' && changes.oidc?.issuer !== undefined && changes.oidc.issuer !== before.oidc.issuer && changes.oidc.clientSecret === undefined) {
+        fieldErrors['oidc.clientSecret'] = 'is required again when the issuer changes';
+      }
+      if (before.type === 'ldap' && changes.ldap?.url !== undefined && changes.ldap.url !== before.ldap.url && changes.ldap.bindPassword === undefined) {
+        fieldErrors['ldap.bindPassword'] = 'is required again when the url changes';
+      }
+      if (Object.keys(fieldErrors).length > 0) {
+        throw new AppError('invalid_request', `Send the secret again with the new endpoint of ${before.name}: Sesame does not send the stored secret to a different server.`, { fieldErrors });
+      }
+    }
     const common = {
       ...(changes.displayName !== undefined ? { displayName: changes.displayName.trim() } : {}),
       ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
@@ -125,7 +148,10 @@ export function createIdentityProviderService(deps: ServiceDeps) {
     const { bindPassword, attributes, ...ldap } = changes.ldap ?? {};
     const secretSealed = bindPassword !== undefined ? await seal(repos, bindPassword, before.name) : before.secretSealed;
     const settings = Object.fromEntries(Object.entries(ldap).filter(([, value]) => value !== undefined));
-    return { ...before, ...common, ldap: { ...before.ldap, ...settings, attributes: { ...before.ldap.attributes, ...attributes } }, secretSealed, hasBindPassword: secretSealed !== null };
+    const after = { ...before, ...common, ldap: { ...before.ldap, ...settings, attributes: { ...before.ldap.attributes, ...attributes } }, secretSealed, hasBindPassword: secretSealed !== null };
+    const transport = directoryTransportProblem(after.ldap.url, after.ldap.startTls);
+    if (transport && (changes.ldap?.url !== undefined || changes.ldap?.startTls !== undefined)) throw insecureDirectory(before.name, { 'ldap.url': transport });
+    return after;
   }
 
   async function upstreamSecret(repos: Repositories, provider: StoredIdentityProvider): Promise<string | null> {
@@ -165,6 +191,8 @@ export function createIdentityProviderService(deps: ServiceDeps) {
 
     async addProvider(actor: Actor, input: CreateIdentityProviderInput): Promise<IdentityProvider> {
       requireAdmin(actor);
+      const transport = transportErrors(input);
+      if (Object.keys(transport).length > 0) throw insecureDirectory(input.name, transport);
       if (await store.repos.identityProviders.find(input.name)) {
         throw new AppError('invalid_request', `An identity provider is already named ${input.name}; choose another name.`, { fieldErrors: { name: 'already taken' } });
       }

@@ -80,6 +80,19 @@ const auditedFields = (user: User) => ({
   status: user.status,
 });
 
+/**
+ * A verified address belongs to one account: an administrator cannot mark an address verified for a
+ * second person (400, field `email`); they may set it unverified, or free it on the other account first.
+ */
+async function requireAddressFree(repos: Repositories, email: string | null, emailVerified: boolean, subjectId: string): Promise<void> {
+  if (!email || !emailVerified) return;
+  const holders = await repos.users.listByVerifiedEmail(email);
+  if (!holders.some((holder) => holder.subjectId !== subjectId)) return;
+  throw new AppError('invalid_request', `${email} is already the verified address of another account; a verified address belongs to one account. Set it unverified (emailVerified: false), or change the other account's address first.`, {
+    fieldErrors: { email: 'is already the verified address of another account' },
+  });
+}
+
 const requireUserAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators manage people\'s accounts; ask an administrator to make this change.');
 
 
@@ -150,6 +163,7 @@ export function createUserService(deps: ServiceDeps) {
       updatedAt: now,
     };
     return store.transaction(async (repos) => {
+      await requireAddressFree(repos, user.email, user.emailVerified, user.subjectId);
       if (!(await repos.users.insert(user, passwordHash))) {
         throw new AppError('invalid_request', said`The account ${input.account} already exists: choose another \`account\`, or find that person with ${see('lookupUser')} (\`account\` ${input.account}).`, { fieldErrors: { account: 'already taken' } });
       }
@@ -294,7 +308,10 @@ export function createUserService(deps: ServiceDeps) {
           ...(changes.status !== undefined ? { status: changes.status } : {}),
           ...(changes.isAdmin !== undefined ? { isAdmin: changes.isAdmin } : {}),
         };
+        await requireAddressFree(repos, profile.email !== undefined ? profile.email : before.email, profile.emailVerified ?? before.emailVerified, subjectId);
         await repos.users.update(subjectId, profile, now);
+        // The administrator's address wins over one the person asked for and has not confirmed yet.
+        if (changes.email !== undefined && changes.email !== before.email) await repos.accountLinks.revokeLive(subjectId, 'email_verification', now);
         // A disabled account keeps nothing alive: no console or agent session, and no OIDC session, grant,
         // code or token, so re-enabling it later brings none of them back.
         if (changes.status === 'disabled') await endEverySessionOf(repos, subjectId, now);

@@ -6,6 +6,7 @@ import { createIdentityProviderRequest } from '../api/contracts/identity-provide
 import { ConfigError, type Config } from '../config.ts';
 import { systemActor, type Actor } from '../domain/actor.ts';
 import { IMPORTED_SECRET_RULES } from '../domain/client-secrets.ts';
+import { directoryTransportProblem } from '../domain/identity-providers.ts';
 import { AppError } from '../errors.ts';
 import type { ImportedClient } from '../services/client-import.ts';
 import type { CreateIdentityProviderInput } from '../services/identity-provider-input.ts';
@@ -95,6 +96,9 @@ export function checkIdentityProviderEntries(entries: readonly unknown[]): Creat
       addIssues(fieldErrors, parsed.error.issues, raw, prefix);
       return;
     }
+    const { ldap } = parsed.data;
+    const transport = ldap ? directoryTransportProblem(ldap.url, ldap.startTls ?? false) : null;
+    if (transport) fieldErrors[`${prefix}.ldap.url`] = transport;
     const first = seen.get(parsed.data.name);
     if (first !== undefined) fieldErrors[`${prefix}.name`] = `duplicates identityProviders[${first}].name`;
     seen.set(parsed.data.name, first ?? index);

@@ -19,6 +19,8 @@ const ACCOUNTS: UpstreamAccounts = {
   'up-hana': { preferred_username: 'hana-upstream', name: 'Not Hana', email: 'hana@example.edu', email_verified: false },
   'up-tess': { preferred_username: 'tess', name: 'Tess', email: 'tess@example.edu', email_verified: true },
   'up-uma': { preferred_username: 'uma', name: 'Uma', email: 'uma@example.edu', email_verified: true },
+  // Anyone can type an allowed domain's address into an upstream account that does not verify it.
+  'up-otto': { preferred_username: 'otto', name: 'Otto', email: 'ceo@example.edu', email_verified: false },
 };
 
 describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provider in Chromium on %s', (engine) => {
@@ -147,6 +149,20 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     expect((await server.services.users.findByAccount('erin'))!.displayName).toBe('Erin Renamed');
     await again.close();
     upstream.setAccounts(ACCOUNTS);
+  });
+
+  it('refuses an address at an allowed domain that the upstream does not mark verified on a 403 page, and the RP gets no code', async () => {
+    const page = await (await browser.newContext()).newPage();
+    const refusals: number[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/upstream/campus/callback') refusals.push(response.status());
+    });
+    await signInUpstream(page, 'Continue with Campus login', 'up-otto');
+    await expectRefusedPage(page, /did not confirm that ceo@example\.edu is verified/);
+    expect(refusals).toEqual([403]);
+    expect(await server.services.users.findByAccount('otto')).toBeNull();
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    await page.context().close();
   });
 
   it('refuses an email domain the provider does not allow on a 403 page, and the RP gets no code', async () => {

@@ -549,13 +549,13 @@ export interface paths {
         };
         /**
          * Read my email address
-         * @description Your address, whether it is verified, and whether Sesame can mail a verification link (`POST /account/email` needs outgoing mail).
+         * @description Your address in force, whether it is verified, the address waiting for its verification link, and whether Sesame can mail one (`POST /account/email` needs outgoing mail).
          */
         get: operations["getMyEmail"];
         put?: never;
         /**
          * Change and verify my email address
-         * @description Sets your email address, unverified, and mails it a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button verifies it without signing in. Until then `email_verified` is false. Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
+         * @description Mails the new address a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button makes it your verified address without signing in. Until then the new address is only pending (`pendingEmail`): your current address stays in force and receives password reset mail, and it is told of the request. A newer request replaces the pending one. The answer is the same for every well-formed address; an address another account holds verified cannot be confirmed (the link page answers 409). Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
          */
         post: operations["changeMyEmail"];
         delete?: never;
@@ -6702,14 +6702,17 @@ export interface operations {
                      * @example {
                      *       "email": "alice@example.com",
                      *       "emailVerified": true,
+                     *       "pendingEmail": null,
                      *       "mailEnabled": true
                      *     }
                      */
                     "application/json": {
-                        /** @description Your address; null when none is set. */
+                        /** @description Your address in force; null when none is set. */
                         email: string | null;
-                        /** @description Whether the address is verified (`email_verified` in ID tokens). */
+                        /** @description Whether the address is verified (`email_verified` in ID tokens). Reset links are mailed only to a verified address. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                         /** @description Whether Sesame sends mail (SMTP_URL). Without it, `POST /account/email` is refused: ask an administrator to set your address. */
                         mailEnabled: boolean;
                     };
@@ -6784,14 +6787,14 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: email
-                     * @description Your new address. It stays unverified (`email_verified: false`) until you open the link mailed to it.
+                     * @description Your new address. It is only pending until you open the link mailed to it; your current address stays in force until then.
                      */
                     email: string;
                 };
             };
         };
         responses: {
-            /** @description The address is set and the verification mail is queued. */
+            /** @description The verification mail to the new address is queued; the current address is unchanged. */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -6800,13 +6803,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "email": "alice@example.com",
-                     *       "emailVerified": false
+                     *       "emailVerified": true,
+                     *       "pendingEmail": "alice@example.org"
                      *     }
                      */
                     "application/json": {
-                        email: string;
-                        /** @description false until the link mailed to the address is confirmed; true only when you sent your current, already verified address. */
+                        /** @description Your current address, unchanged: it stays in force until the new one is confirmed. */
+                        email: string | null;
+                        /** @description Whether your current address is verified. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                     };
                 };
             };
@@ -7864,7 +7871,7 @@ export interface operations {
                     provisioning: "create" | "existing_only";
                     /** @description Default false. When true, a first sign-in whose upstream email is verified links to the one person with that verified address. An unverified upstream email never links. */
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
                     /** @description Required when `type` is `oidc`. */
                     oidc?: {
@@ -7888,7 +7895,7 @@ export interface operations {
                     };
                     /** @description Required when `type` is `ldap`. */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url: string;
                         /** @description Default false. */
                         startTls?: boolean;
@@ -8245,9 +8252,9 @@ export interface operations {
                     /** @enum {string} */
                     provisioning?: "create" | "existing_only";
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
-                    /** @description Only the fields to change; `clientSecret` replaces the stored secret. */
+                    /** @description Only the fields to change; `clientSecret` replaces the stored secret, and is required again when `issuer` changes (the stored secret never goes to a new issuer). */
                     oidc?: {
                         /** @description The upstream issuer; Sesame reads `{issuer}/.well-known/openid-configuration` when the provider is added or changed. */
                         issuer?: string;
@@ -8267,9 +8274,9 @@ export interface operations {
                             groups?: string;
                         };
                     };
-                    /** @description Only the fields to change; `bindPassword` replaces the stored password. */
+                    /** @description Only the fields to change; `bindPassword` replaces the stored password, and is required again when `url` changes (the stored password never goes to a new server). */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url?: string;
                         /** @description Default false. */
                         startTls?: boolean;

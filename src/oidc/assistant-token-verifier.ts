@@ -13,6 +13,8 @@ export interface VerifiedAssistantToken {
   clientId: string;
   /** Its name: registered, or for one known by its metadata document the document's name when the person consented. */
   clientName: string;
+  /** The grant (the person's connection of the assistant) the token belongs to. */
+  grantId: string;
   /** The assistant scopes granted for this resource. */
   scopes: string[];
 }
@@ -49,5 +51,5 @@ export async function verifyAssistantToken(provider: Provider, services: Service
   await services.assistantGrants.noteGrantUsed(accessToken.grantId!);
   const clientId = accessToken.clientId as string;
   const clientName = documentClient ? await services.assistantGrants.grantClientName(accessToken.grantId!) : client?.clientName;
-  return { user, clientId, clientName: clientName ?? clientId, scopes };
+  return { user, clientId, clientName: clientName ?? clientId, grantId: accessToken.grantId!, scopes };
 }

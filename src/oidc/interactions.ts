@@ -18,6 +18,7 @@ import { errorPageText, explainProtocolError, renderErrorPage } from './pages/er
 import type { PageLanguage } from './pages/layout.ts';
 import { pageLanguage, rememberLanguageChoice } from './page-language.ts';
 import { renderLoginPage } from './pages/login-page.ts';
+import { auditPageSignIn } from './page-sign-in-audit.ts';
 import { renderOneTimeCodePage } from './pages/one-time-code-page.ts';
 import type { OidcDeps } from './provider.ts';
 import { rememberConsent } from './remembered-consent.ts';
@@ -86,7 +87,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   }
 
   async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean) {
+    const clientId = result.login ? (await live.current().interactionDetails(request.raw, reply.raw)).params.client_id : undefined;
     const returnTo = await live.current().interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    if (result.login) await auditPageSignIn(deps.services, request, result.login, clientId);
     return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
   }
 

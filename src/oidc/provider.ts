@@ -13,6 +13,8 @@ import { METADATA_DOCUMENT_LIMITS, metadataDocumentFeature, metadataDocumentFetc
 import { explainMetadataDocumentRefusal, requireResourceForAssistants } from './assistant-request-checks.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
 import { databaseUnavailableAnswers } from './database-unavailable.ts';
+import { advertiseAssistantScopes } from './discovery-scopes.ts';
+import { adviseOnTokenErrors } from './token-error-advice.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
 import { explainClientRefusal } from './client-refusal.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
@@ -253,6 +255,8 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   installSecretsBridge(provider, { store, clock });
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);
+  provider.use(advertiseAssistantScopes(deps.config));
+  provider.use(adviseOnTokenErrors);
   const databaseUnavailable = databaseUnavailableAnswers(deps.log);
   provider.use(databaseUnavailable.middleware);
   provider.use(requireResourceForAssistants({

@@ -73,6 +73,27 @@ export function createAssistantGrantService({ store, clock }: ServiceDeps) {
       });
     },
 
+    /**
+     * An assistant leaves: the grant its own access token belongs to ends at once (its access and
+     * refresh tokens with it) and the person's consent for it is forgotten. `grantId` is the calling
+     * token's grant, undefined for a password session, which has none (it ends with logout).
+     */
+    async disconnectAssistant(actor: Actor, grantId: string | undefined): Promise<void> {
+      if (!actor.subjectId) throw new AppError('login_required', 'Sign in first.');
+      if (grantId === undefined || !actor.viaClientId) {
+        throw new AppError('invalid_request', 'This token is a password session (from `POST /auth/login`), not an assistant\'s OAuth connection, so there is no grant to end: end the session with `POST /auth/logout` instead.');
+      }
+      const subjectId = actor.subjectId;
+      const clientId = actor.viaClientId;
+      await store.transaction(async (repos) => {
+        const revoked = await repos.oidcPayloads.revokeGrantOfAccount(subjectId, grantId);
+        // The token was accepted a moment ago; a grant gone since (revoked at the same time) has ended already.
+        if (!revoked || revoked.clientId !== clientId) throw new AppError('login_required', 'This connection has ended already; there is nothing more to disconnect.');
+        await repos.oidcPayloads.forgetRememberedConsent(subjectId, clientId);
+        await writeAudit(repos, clock, actor, { action: 'assistant.disconnect', targetType: 'user', targetId: subjectId, after: { grantId, clientId } });
+      });
+    },
+
     /** Whether the person has a live connection of this client already (a new one is worth a notice by mail). */
     async isConnected(subjectId: string, clientId: string): Promise<boolean> {
       const grants = await store.repos.oidcPayloads.listGrantsOf(subjectId, clock.now());

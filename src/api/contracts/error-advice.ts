@@ -44,7 +44,7 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   },
   insufficient_scope: {
     meaning: 'Your OAuth access token was granted fewer scopes than this operation needs (sesame:read for reads, sesame:write for changes, sesame:admin for the administrators\' operations).',
-    action: 'Tell the person which scope is missing; only they can grant it, by connecting the assistant again and allowing it on Sesame\'s consent page. Do not retry with the same token.',
+    action: 'Authorize again with the scope the WWW-Authenticate challenge names (your scopes plus the missing one); the person allows it on Sesame\'s consent page. Tell them why first; do not retry with the same token.',
   },
   csrf_failed: {
     meaning: 'Console only: the X-CSRF-Token header is missing or does not match the session (or, for login, the login-CSRF cookie).',

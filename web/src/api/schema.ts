@@ -1169,7 +1169,7 @@ export interface components {
             version: number;
             /** @description Your role in the project; null for an administrator who is not a member. */
             role: ("owner" | "maintainer" | "viewer") | null;
-            /** @description What you may do here. */
+            /** @description What you may do here; while the project is archived only `read` and, for whoever may un-archive it, `manage_project`. */
             capabilities: ("read" | "write_clients" | "manage_members" | "manage_project")[];
             /**
              * Format: date-time
@@ -1253,7 +1253,7 @@ export interface components {
             createdAt: string;
             /** @description When a retiring secret stops working; null for the active one. */
             expiresAt: string | null;
-            /** @description Last successful use at /token; shows whether a retiring secret is still in use. */
+            /** @description When /token last issued tokens to a request authenticated with this secret (to the minute; a refused request does not count); shows whether a retiring secret is still in use. */
             lastUsedAt: string | null;
         };
         NewSecret: {

@@ -5,7 +5,6 @@ import { sha256Hex } from '../domain/digests.ts';
 import { passwordProblem } from '../domain/passwords.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
-import type { ClientType } from '../domain/clients.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { AccountConsent, AccountSession, AccountSessionKind } from '../domain/views.ts';

@@ -128,6 +128,14 @@ export const en = {
 
   // Pages opened from mailed links, and "Forgot your password?".
   'account.signInLink': 'Go to the Sesame console to sign in',
+
+  'home.title': 'Sesame',
+  'home.subtitle': 'Sign-in for this organisation: OpenID Connect for its applications, a console for its people, an API and an MCP server for their assistants.',
+  'home.linksLabel': 'Where to go',
+  'home.console': 'Sign in to the console',
+  'home.discovery': 'OpenID Connect discovery document',
+  'home.agentGuide': 'Agent API guide for AI assistants',
+  'home.mcp': 'MCP server metadata',
   'account.dead.unknown.title': 'This link does not work',
   'account.dead.unknown.message': 'Sesame does not know this link. Check that you opened the whole address from the mail, or ask for a new link.',
   'account.dead.used.title': 'This link was already used',

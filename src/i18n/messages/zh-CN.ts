@@ -115,6 +115,14 @@ export const zhCN: Messages = {
   'error.wrongStep': '此登录步骤已经完成或不是当前步骤。请返回应用重新登录。',
 
   'account.signInLink': '前往 Sesame 控制台登录',
+
+  'home.title': 'Sesame',
+  'home.subtitle': '本单位的统一登录：为应用提供 OpenID Connect，为成员提供控制台，为 AI 助手提供 API 和 MCP 服务器。',
+  'home.linksLabel': '前往',
+  'home.console': '登录控制台',
+  'home.discovery': 'OpenID Connect 发现文档',
+  'home.agentGuide': '面向 AI 助手的 Agent API 指南',
+  'home.mcp': 'MCP 服务器元数据',
   'account.dead.unknown.title': '此链接无效',
   'account.dead.unknown.message': 'Sesame 无法识别此链接。请确认你打开的是邮件中的完整地址，或申请一个新链接。',
   'account.dead.used.title': '此链接已被使用',

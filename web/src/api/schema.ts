@@ -1446,7 +1446,7 @@ export interface operations {
                      *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Sesame Management API",
-                     *         "version": "0.1.0"
+                     *         "version": "0.2.0"
                      *       },
                      *       "paths": {}
                      *     }

@@ -14,7 +14,7 @@ import { ASSISTANT_TOKEN_LIFETIMES } from '../../src/oidc/token-lifetimes.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
-import { authorizeAndConnect, PreRegisteredAssistant, signInOverHttp } from './assistant-client.ts';
+import { connectFixtureAssistant } from './assistant-client.ts';
 
 type Structured = Record<string, any>;
 const structured = (result: unknown) => (result as { structuredContent: Structured }).structuredContent;
@@ -109,13 +109,7 @@ describe.each(TEST_ENGINES)('tool errors and arguments over MCP, on %s', (engine
   beforeAll(async () => {
     server = await startOidcTestServer(engine);
     fixture = await setUpOidcFixture(server);
-    const { client } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'native',
-      displayName: 'Test assistant',
-      redirectUris: ['http://127.0.0.1/callback'],
-      scopeWhitelist: ['openid'],
-    });
-    mcp = await authorizeAndConnect(server.issuer, new PreRegisteredAssistant(client.clientId, 'http://127.0.0.1:50124/callback'), signInOverHttp(server.issuer, PERSON));
+    mcp = await connectFixtureAssistant(server, fixture, PERSON, 50124);
   });
   afterAll(async () => {
     await mcp?.close();

@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   mfa_required: 401,
   forbidden: 403,
+  mfa_enrolment_required: 403,
   csrf_failed: 403,
   insufficient_scope: 403,
   not_found: 404,

@@ -17,6 +17,8 @@ export interface SignedIn {
   token: string;
   /** Set when the bearer is an OAuth access token of an assistant (native client), not a password session. */
   assistant?: { clientId: string; scopes: readonly string[] };
+  /** A session opened for a person who must enrol a second factor: it may only enrol (src/api/enrolment-session.ts). */
+  enrolmentRequired?: boolean;
 }
 
 export interface OperationContext<P, Q, B, A extends Access> {

@@ -4,6 +4,7 @@ import type { Actor } from '../domain/actor.ts';
 import type { Services } from '../services/index.ts';
 import { AppError } from '../errors.ts';
 import type { AnyOperation, HttpMethod, SignedIn } from './operation.ts';
+import { refuseDuringEnrolment } from './enrolment-session.ts';
 import { runOperation, type OperationSurface } from './operation-pipeline.ts';
 import { restWords } from './operation-words.ts';
 
@@ -56,6 +57,7 @@ export function restSurface(operations: readonly AnyOperation[], auth: SurfaceAu
     argumentForm: 'text',
     async authenticate(operation, { request, reply }) {
       const signedIn = operation.access === 'session' ? await auth.authenticate(request, operation.method, reply) : null;
+      refuseDuringEnrolment(operation, signedIn, auth.surface);
       const actor: Actor = {
         subjectId: signedIn?.user.subjectId ?? null,
         isAdmin: signedIn?.user.isAdmin ?? false,

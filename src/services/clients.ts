@@ -149,7 +149,7 @@ export function createClientService({ store, clock }: ServiceDeps) {
         if (Object.keys(typeProblems).length > 0) throw invalidClientMetadata(typeProblems);
         const configuration = normalizeConfiguration(client.clientType, input);
 
-        const before = { redirectUris: client.redirectUris, postLogoutRedirectUris: client.postLogoutRedirectUris, scopeWhitelist: client.scopeWhitelist, requirePkce: client.requirePkce };
+        const before = { redirectUris: client.redirectUris, postLogoutRedirectUris: client.postLogoutRedirectUris, scopeWhitelist: client.scopeWhitelist, requirePkce: client.requirePkce, claimsInIdToken: client.claimsInIdToken };
         const diff = changedFields(before, { ...configuration });
         if (!diff.changed) return reload(repos, projectId, clientId);
 

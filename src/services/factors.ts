@@ -69,12 +69,6 @@ export function createFactorService(deps: ServiceDeps) {
       return secondFactor.enrolled(subjectId);
     },
 
-    /** Whether the instance's policy requires this person to have a second factor they have not added yet. */
-    async mustEnrol(person: { subjectId: string; isAdmin: boolean }): Promise<boolean> {
-      const policy = (await store.repos.securitySettings.get()).mfaRequired;
-      return mfaRequiredFor(policy, person) && !(await secondFactor.enrolled(person.subjectId));
-    },
-
     /** A pending authenticator: it signs nobody in until a code from it is confirmed. */
     async startTotp(actor: Actor, input: { name?: string | undefined }): Promise<TotpEnrolment> {
       const subjectId = ownSubjectId(actor);

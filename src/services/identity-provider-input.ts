@@ -22,7 +22,12 @@ export interface DirectoryInput {
   userSearchFilter?: string | undefined;
   attributes?: Optional<DirectoryAttributeMapping> | undefined;
   adminGroupDn?: string | null | undefined;
+  groupSearchBase?: string | null | undefined;
+  groupSearchFilter?: string | undefined;
 }
+
+/** `{"<upstream group name, or LDAP group DN>": "<Sesame group name>"}`. */
+export type GroupMappingInput = Record<string, string>;
 
 export interface CreateIdentityProviderInput {
   type: IdentityProviderType;
@@ -34,6 +39,7 @@ export interface CreateIdentityProviderInput {
   allowedEmailDomains?: string[] | undefined;
   oidc?: UpstreamOidcInput | undefined;
   ldap?: DirectoryInput | undefined;
+  groupMapping?: GroupMappingInput | undefined;
 }
 
 export interface UpdateIdentityProviderInput {
@@ -45,4 +51,5 @@ export interface UpdateIdentityProviderInput {
   allowedEmailDomains?: string[] | undefined;
   oidc?: Optional<UpstreamOidcInput> | undefined;
   ldap?: Optional<DirectoryInput> | undefined;
+  groupMapping?: GroupMappingInput | undefined;
 }

@@ -6,6 +6,7 @@ import { createIdentityProviderRequest } from '../api/contracts/identity-provide
 import { ConfigError, type Config } from '../config.ts';
 import { systemActor, type Actor } from '../domain/actor.ts';
 import { IMPORTED_SECRET_RULES } from '../domain/client-secrets.ts';
+import { directoryTransportProblem } from '../domain/identity-providers.ts';
 import { AppError } from '../errors.ts';
 import type { ImportedClient } from '../services/client-import.ts';
 import type { CreateIdentityProviderInput } from '../services/identity-provider-input.ts';
@@ -61,7 +62,14 @@ function addIssues(fieldErrors: Record<string, string>, issues: readonly z.core.
  * Each entry of a list checked by `schema`, every problem at once into `fieldErrors`, keyed like
  * `clients[2].redirectUris`; two entries with the same `key` (a clientId, a provider's name) are a problem too.
  */
-function checkEntries<T extends Record<K, string>, K extends string>(entries: readonly unknown[], list: string, schema: z.ZodType<T>, key: K, fieldErrors: Record<string, string>): T[] {
+function checkEntries<T extends Record<K, string>, K extends string>(
+  entries: readonly unknown[],
+  list: string,
+  schema: z.ZodType<T>,
+  key: K,
+  fieldErrors: Record<string, string>,
+  problemsOf: (entry: T) => Record<string, string> = () => ({}),
+): T[] {
   const seen = new Map<string, number>();
   const checked: T[] = [];
   entries.forEach((raw, index) => {
@@ -71,6 +79,7 @@ function checkEntries<T extends Record<K, string>, K extends string>(entries: re
       addIssues(fieldErrors, parsed.error.issues, raw, prefix);
       return;
     }
+    for (const [field, problem] of Object.entries(problemsOf(parsed.data))) fieldErrors[`${prefix}.${field}`] = problem;
     const first = seen.get(parsed.data[key]);
     if (first !== undefined) fieldErrors[`${prefix}.${key}`] = `duplicates ${list}[${first}].${key}`;
     seen.set(parsed.data[key], first ?? index);
@@ -95,7 +104,11 @@ export function checkClientsDocument(document: unknown): ImportedClient[] {
 /** Every problem of the file's `identityProviders` entries at once, keyed like `identityProviders[0].oidc.issuer`. */
 export function checkIdentityProviderEntries(entries: readonly unknown[]): CreateIdentityProviderInput[] {
   const fieldErrors: Record<string, string> = {};
-  const checked = checkEntries(entries, 'identityProviders', createIdentityProviderRequest, 'name', fieldErrors);
+  // A directory's transport rule spans two fields (url and startTls), so it is checked here as the API's does.
+  const checked = checkEntries(entries, 'identityProviders', createIdentityProviderRequest, 'name', fieldErrors, ({ ldap }): Record<string, string> => {
+    const transport = ldap ? directoryTransportProblem(ldap.url, ldap.startTls ?? false) : null;
+    return transport ? { 'ldap.url': transport } : {};
+  });
   if (Object.keys(fieldErrors).length > 0) {
     throw new AppError('invalid_client_metadata', `The identity providers are invalid: ${Object.entries(fieldErrors).map(([field, message]) => `${field}: ${message}`).join('; ')}.`, { fieldErrors });
   }

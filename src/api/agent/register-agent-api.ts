@@ -1,3 +1,4 @@
+import { mayRunDuringEnrolment } from '../enrolment-session.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { assistantResourceUrls } from '../../domain/assistant-scopes.ts';
@@ -65,7 +66,7 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout.' },
       },
       sessionSecurity: () => [{ bearerAuth: [] }],
-      sessionErrors: (): ErrorCode[] => ['login_required'],
+      sessionErrors: (operation): ErrorCode[] => (mayRunDuringEnrolment(operation, 'agent') ? ['login_required'] : ['login_required', 'mfa_enrolment_required']),
     },
     'Agent API',
     () => operations,

@@ -38,6 +38,10 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
     meaning: 'You can see the project, but your role does not allow this operation.',
     action: 'Check `project.capabilities`. Ask the project owner (or an administrator) to do it, or to give you a role that can.',
   },
+  mfa_enrolment_required: {
+    meaning: 'The second-factor policy requires this account to have a second factor, and it has none yet: until it has one, this session may only say who it is, list its own factors, log out and, in the console, add a factor.',
+    action: 'Tell the person to sign in to the console and add an authenticator app or a passkey under My account (Second factor), then sign in again with its one-time code. Do not retry this request before.',
+  },
   insufficient_scope: {
     meaning: 'Your OAuth access token was granted fewer scopes than this operation needs (sesame:read for reads, sesame:write for changes, sesame:admin for the administrators\' operations).',
     action: 'Tell the person which scope is missing; only they can grant it, by connecting the assistant again and allowing it on Sesame\'s consent page. Do not retry with the same token.',

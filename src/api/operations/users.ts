@@ -46,7 +46,9 @@ export const listUsers = defineOperation({
   response: { status: 200, description: 'The users, by account name.', schema: userListResponse, example: { users: [exampleUser] } },
   errors: ['forbidden'],
   async handle({ services, actor }) {
-    return { users: (await services.users.listUsers(actor)).map(presentAdminUser) };
+    const users = await services.users.listUsers(actor);
+    const groups = await services.groups.groupNamesOfPeople(actor, users.map((user) => user.subjectId));
+    return { users: users.map((user) => presentAdminUser(user, groups.get(user.subjectId) ?? [])) };
   },
 });
 
@@ -63,15 +65,15 @@ export const createUser = defineOperation({
   access: 'session',
   body: createUserRequest,
   bodyExample: { account: 'bob', displayName: 'Bob Builder', email: 'bob@example.com', password: 'a long passphrase for bob' },
-  response: { status: 201, description: 'The new user, and for an invitation when its link expires.', schema: createUserResponse, example: { user: exampleUser } },
+  response: { status: 201, description: 'The new user, and for an invitation when its link expires.', schema: createUserResponse, example: { user: { ...exampleUser, groups: [] } } },
   errors: ['invalid_request', 'forbidden'],
   async handle({ services, actor, body }) {
     const { invite, password, emailVerified, ...profile } = body;
     if (invite === true) {
       const { user, invitation } = await services.users.inviteUser(actor, { ...profile, email: profile.email! });
-      return { user: presentAdminUser(user), invitation: { expiresAt: toIso(invitation.expiresAt) } };
+      return { user: presentAdminUser(user, []), invitation: { expiresAt: toIso(invitation.expiresAt) } };
     }
-    return { user: presentAdminUser(await services.users.createUser(actor, { ...profile, emailVerified, password: password! })) };
+    return { user: presentAdminUser(await services.users.createUser(actor, { ...profile, emailVerified, password: password! }), []) };
   },
 });
 
@@ -90,7 +92,9 @@ export const updateUser = defineOperation({
   response: { status: 200, description: 'The changed user.', schema: userResponse, example: { user: { ...exampleUser, status: 'disabled', updatedAt: exampleTime } } },
   errors: ['invalid_request', 'forbidden', 'not_found'],
   async handle({ services, actor, params, body }) {
-    return { user: presentAdminUser(await services.users.updateUser(actor, params.subjectId, body)) };
+    const user = await services.users.updateUser(actor, params.subjectId, body);
+    const groups = await services.groups.groupNamesOfPeople(actor, [user.subjectId]);
+    return { user: presentAdminUser(user, groups.get(user.subjectId) ?? []) };
   },
 });
 

@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console
-         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes. It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.
+         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes. With `enrolmentRequired: true` the session may only add a second factor (My account) until the person signs in again with it. It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.
          */
         post: operations["login"];
         delete?: never;
@@ -549,13 +549,13 @@ export interface paths {
         };
         /**
          * Read my email address
-         * @description Your address, whether it is verified, and whether Sesame can mail a verification link (`POST /account/email` needs outgoing mail).
+         * @description Your address in force, whether it is verified, the address waiting for its verification link, and whether Sesame can mail one (`POST /account/email` needs outgoing mail).
          */
         get: operations["getMyEmail"];
         put?: never;
         /**
          * Change and verify my email address
-         * @description Sets your email address, unverified, and mails it a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button verifies it without signing in. Until then `email_verified` is false. Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
+         * @description Mails the new address a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button makes it your verified address without signing in. Until then the new address is only pending (`pendingEmail`): your current address stays in force and receives password reset mail, and it is told of the request. A newer request replaces the pending one. The answer is the same for every well-formed address; an address another account holds verified cannot be confirmed (the link page answers 409). Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
          */
         post: operations["changeMyEmail"];
         delete?: never;
@@ -734,6 +734,98 @@ export interface paths {
          * @description Changes only the fields sent (inside `oidc` or `ldap` too); `clientSecret` or `bindPassword` replaces the stored one. The type and name cannot change. Send the `version` you read as `expectedVersion`; a change made meanwhile answers 409 version_conflict. A changed OpenID Connect issuer or client id is discovered again (400 when that fails). The client secret and bind password are stored encrypted and never returned: responses carry `hasClientSecret` or `hasBindPassword` instead. Administrators only; audited.
          */
         patch: operations["updateIdentityProvider"];
+        trace?: never;
+    };
+    "/admin/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups (administrators)
+         * @description Every group with its member count, by name. Applications that ask for the `groups` scope receive the person's group names, sorted, as the `groups` claim (userinfo and the ID token). Administrators only.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Add a group (administrators)
+         * @description Adds an empty group. `name` is a slug and cannot change; a taken name is 400 with `field_errors.name`. Applications that ask for the `groups` scope receive the person's group names, sorted, as the `groups` claim (userinfo and the ID token). Administrators only; audited.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/groups/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a group (administrators)
+         * @description Removes the group and every membership in it; the people stay. The body carries `expectedVersion`. Administrators only; audited.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a group (administrators)
+         * @description Changes the fields sent (`displayName`, `description`); the name cannot change. Send the `version` you read as `expectedVersion`; a change made meanwhile answers 409 version_conflict. Member changes do not change the version. Administrators only; audited.
+         */
+        patch: operations["updateGroup"];
+        trace?: never;
+    };
+    "/admin/groups/{name}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a group's members (administrators)
+         * @description The members by account. `source` says who manages each membership: `local` (these operations) or `oidc:NAME` / `ldap:NAME`, the identity provider whose `groupMapping` sets it at each sign-in through it. Administrators only.
+         */
+        get: operations["listGroupMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/groups/{name}/members/{subjectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a person to a group (administrators)
+         * @description Idempotent: a person already in the group stays in it once. A membership an identity provider manages becomes `local`, so later sign-ins through that provider no longer remove it. Administrators only; audited.
+         */
+        put: operations["addGroupMember"];
+        post?: never;
+        /**
+         * Remove a person from a group (administrators)
+         * @description Removes the membership whatever its source (idempotent). One an identity provider manages comes back at the person's next sign-in through that provider while its mapping still says so. Administrators only; audited.
+         */
+        delete: operations["removeGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/account/password": {
@@ -1026,7 +1118,7 @@ export interface components {
              * @description Machine-readable error code; the closed list is in the instructions.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
+            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "mfa_enrolment_required" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
             /** @description What happened and what to do about it. */
             error_description: string;
             /** @description Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it. */
@@ -1118,8 +1210,10 @@ export interface components {
             description: string;
             redirectUris: string[];
             postLogoutRedirectUris: string[];
-            scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+            scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
             requirePkce: boolean;
+            /** @description Whether the ID token also carries the profile, email and groups claims that the granted scopes release at userinfo; false: the ID token holds only sub and how the person signed in. */
+            claimsInIdToken: boolean;
             /**
              * @description A disabled client cannot sign anyone in.
              * @enum {string}
@@ -1229,6 +1323,8 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "disabled";
+            /** @description The names of the groups the person is in, sorted (released as the `groups` claim with the `groups` scope). */
+            groups: string[];
             /**
              * Format: date-time
              * @description ISO-8601 time in UTC
@@ -1287,6 +1383,7 @@ export interface components {
                     displayName: string;
                     email: string;
                     emailVerified: string;
+                    groups?: string;
                 };
             };
             ldap?: {
@@ -1301,11 +1398,17 @@ export interface components {
                     email: string;
                 };
                 adminGroupDn: string | null;
+                groupSearchBase: string | null;
+                groupSearchFilter: string;
             };
             /** @description oidc: whether a client secret is stored (it is never returned). */
             hasClientSecret?: boolean;
             /** @description ldap: whether a bind password is stored (it is never returned). */
             hasBindPassword?: boolean;
+            /** @description Upstream group name (or LDAP group DN) to Sesame group name. */
+            groupMapping: {
+                [key: string]: string;
+            };
             /** @description Send as `expectedVersion` to change or remove the provider. */
             version: number;
             /**
@@ -1320,6 +1423,27 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        Group: {
+            name: string;
+            displayName: string;
+            description: string;
+            memberCount: number;
+            /** @description Send as `expectedVersion` to change or remove the group; member changes do not change it. */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 time in UTC
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        GroupMember: {
+            subjectId: string;
+            account: string;
+            displayName: string;
+            /** @description `local` (managed with these operations), or `oidc:NAME` / `ldap:NAME`: the identity provider that sets it at each sign-in through it. */
+            source: string;
         };
         AccountSession: {
             /** @description Opaque id of the session (never its token). */
@@ -1525,7 +1649,8 @@ export interface operations {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
                      *       },
-                     *       "locale": null
+                     *       "locale": null,
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1534,6 +1659,8 @@ export interface operations {
                         csrfToken: string;
                         user?: components["schemas"]["SessionUser"];
                         clientSecretPolicy?: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired?: boolean;
                         /** @description Signed in: the person's saved language (`PUT /account/locale`), null when none is saved (the console then follows the browser). */
                         locale?: ("en" | "zh-CN") | null;
                         /** @description Signed out: the enabled upstream OpenID Connect providers, each a "Continue with {displayName}" choice for `POST /auth/upstream/{name}/start`. */
@@ -1617,7 +1744,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1627,6 +1755,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -1898,7 +2028,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1908,6 +2039,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2181,7 +2314,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -2191,6 +2325,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2426,12 +2562,15 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2526,6 +2665,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2643,7 +2794,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2651,7 +2802,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2786,6 +2937,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -2884,7 +3047,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2892,7 +3055,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3063,7 +3226,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3071,7 +3234,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3215,6 +3378,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3365,7 +3540,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3373,7 +3548,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3537,7 +3712,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3545,7 +3720,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3723,7 +3898,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3731,7 +3906,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3894,7 +4069,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3902,7 +4077,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4021,6 +4196,7 @@ export interface operations {
                      *             "email"
                      *           ],
                      *           "requirePkce": true,
+                     *           "claimsInIdToken": false,
                      *           "status": "active",
                      *           "revision": 1,
                      *           "secrets": [
@@ -4051,6 +4227,7 @@ export interface operations {
                      *             "profile"
                      *           ],
                      *           "requirePkce": true,
+                     *           "claimsInIdToken": false,
                      *           "status": "active",
                      *           "revision": 1,
                      *           "secrets": [],
@@ -4087,6 +4264,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4174,10 +4363,12 @@ export interface operations {
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
-                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+                    /** @description Allowed scopes: openid, profile, email, student, groups, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
+                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
                     /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
+                    /** @description Defaults to false. true: the ID token also carries the profile, email and groups claims the granted scopes release at userinfo (for applications that read only the ID token). */
+                    claimsInIdToken?: boolean;
                 };
             };
         };
@@ -4208,6 +4399,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4269,7 +4461,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4277,7 +4469,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4397,6 +4589,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4440,6 +4633,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4543,7 +4748,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4551,7 +4756,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4699,6 +4904,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4745,7 +4951,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4753,7 +4959,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4874,10 +5080,12 @@ export interface operations {
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
-                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+                    /** @description Allowed scopes: openid, profile, email, student, groups, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
+                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
                     /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
+                    /** @description Defaults to false. true: the ID token also carries the profile, email and groups claims the granted scopes release at userinfo (for applications that read only the ID token). */
+                    claimsInIdToken?: boolean;
                     /**
                      * @description Optional; if given it must be the client's current type. A client's type never changes (409 invalid_client_type).
                      * @enum {string}
@@ -4914,6 +5122,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 2,
                      *         "secrets": [
@@ -4960,7 +5169,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4968,7 +5177,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5109,6 +5318,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5177,7 +5387,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5185,7 +5395,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5322,6 +5532,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5368,7 +5579,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5376,7 +5587,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5511,6 +5722,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5560,7 +5772,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5568,7 +5780,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5729,6 +5941,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -5825,6 +6049,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -5906,6 +6142,9 @@ export interface operations {
                      *           "studentStatus": "active",
                      *           "isAdmin": false,
                      *           "status": "active",
+                     *           "groups": [
+                     *             "staff"
+                     *           ],
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -5929,7 +6168,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5937,7 +6176,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6027,6 +6266,7 @@ export interface operations {
                      *         "studentStatus": "active",
                      *         "isAdmin": false,
                      *         "status": "active",
+                     *         "groups": [],
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
                      *       }
@@ -6075,7 +6315,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6083,7 +6323,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6201,6 +6441,9 @@ export interface operations {
                      *         "studentStatus": "active",
                      *         "isAdmin": false,
                      *         "status": "disabled",
+                     *         "groups": [
+                     *           "staff"
+                     *         ],
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
                      *       }
@@ -6235,7 +6478,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6243,7 +6486,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6364,7 +6607,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6372,7 +6615,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6459,14 +6702,17 @@ export interface operations {
                      * @example {
                      *       "email": "alice@example.com",
                      *       "emailVerified": true,
+                     *       "pendingEmail": null,
                      *       "mailEnabled": true
                      *     }
                      */
                     "application/json": {
-                        /** @description Your address; null when none is set. */
+                        /** @description Your address in force; null when none is set. */
                         email: string | null;
-                        /** @description Whether the address is verified (`email_verified` in ID tokens). */
+                        /** @description Whether the address is verified (`email_verified` in ID tokens). Reset links are mailed only to a verified address. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                         /** @description Whether Sesame sends mail (SMTP_URL). Without it, `POST /account/email` is refused: ask an administrator to set your address. */
                         mailEnabled: boolean;
                     };
@@ -6481,6 +6727,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6529,14 +6787,14 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: email
-                     * @description Your new address. It stays unverified (`email_verified: false`) until you open the link mailed to it.
+                     * @description Your new address. It is only pending until you open the link mailed to it; your current address stays in force until then.
                      */
                     email: string;
                 };
             };
         };
         responses: {
-            /** @description The address is set and the verification mail is queued. */
+            /** @description The verification mail to the new address is queued; the current address is unchanged. */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -6545,13 +6803,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "email": "alice@example.com",
-                     *       "emailVerified": false
+                     *       "emailVerified": true,
+                     *       "pendingEmail": "alice@example.org"
                      *     }
                      */
                     "application/json": {
-                        email: string;
-                        /** @description false until the link mailed to the address is confirmed; true only when you sent your current, already verified address. */
+                        /** @description Your current address, unchanged: it stays in force until the new one is confirmed. */
+                        email: string | null;
+                        /** @description Whether your current address is verified. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                     };
                 };
             };
@@ -6579,7 +6841,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6587,7 +6849,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6704,7 +6966,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6712,7 +6974,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6841,7 +7103,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6849,7 +7111,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6921,7 +7183,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6929,7 +7191,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7027,7 +7289,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7035,7 +7297,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7145,7 +7407,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7153,7 +7415,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7292,7 +7554,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7300,7 +7562,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7374,7 +7636,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7382,7 +7644,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7490,10 +7752,14 @@ export interface operations {
                      *               "account": "preferred_username",
                      *               "displayName": "name",
                      *               "email": "email",
-                     *               "emailVerified": "email_verified"
+                     *               "emailVerified": "email_verified",
+                     *               "groups": "groups"
                      *             }
                      *           },
                      *           "hasClientSecret": true,
+                     *           "groupMapping": {
+                     *             "campus-staff": "staff"
+                     *           },
                      *           "version": 1,
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -7518,7 +7784,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7526,7 +7792,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7605,7 +7871,7 @@ export interface operations {
                     provisioning: "create" | "existing_only";
                     /** @description Default false. When true, a first sign-in whose upstream email is verified links to the one person with that verified address. An unverified upstream email never links. */
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
                     /** @description Required when `type` is `oidc`. */
                     oidc?: {
@@ -7623,11 +7889,13 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
                     /** @description Required when `type` is `ldap`. */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url: string;
                         /** @description Default false. */
                         startTls?: boolean;
@@ -7646,6 +7914,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description `{"<upstream group name, or LDAP group DN>": "<Sesame group name>"}`. At each sign-in through the provider, the person's memberships from it are replaced by the mapped groups (LDAP DNs compare case-insensitively); unmapped upstream groups and mappings to groups that do not exist are ignored. Absent: `{}`. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -7681,10 +7957,14 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified"
+                     *             "emailVerified": "email_verified",
+                     *             "groups": "groups"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {
+                     *           "campus-staff": "staff"
+                     *         },
                      *         "version": 1,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -7725,7 +8005,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7733,7 +8013,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7854,7 +8134,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7862,7 +8142,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7972,9 +8252,9 @@ export interface operations {
                     /** @enum {string} */
                     provisioning?: "create" | "existing_only";
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
-                    /** @description Only the fields to change; `clientSecret` replaces the stored secret. */
+                    /** @description Only the fields to change; `clientSecret` replaces the stored secret, and is required again when `issuer` changes (the stored secret never goes to a new issuer). */
                     oidc?: {
                         /** @description The upstream issuer; Sesame reads `{issuer}/.well-known/openid-configuration` when the provider is added or changed. */
                         issuer?: string;
@@ -7990,11 +8270,13 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
-                    /** @description Only the fields to change; `bindPassword` replaces the stored password. */
+                    /** @description Only the fields to change; `bindPassword` replaces the stored password, and is required again when `url` changes (the stored password never goes to a new server). */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url?: string;
                         /** @description Default false. */
                         startTls?: boolean;
@@ -8013,6 +8295,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description Replaces the whole mapping. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -8048,10 +8338,14 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified"
+                     *             "emailVerified": "email_verified",
+                     *             "groups": "groups"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {
+                     *           "campus-staff": "staff"
+                     *         },
                      *         "version": 2,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T10:15:00.000Z"
@@ -8087,7 +8381,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8095,7 +8389,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8120,6 +8414,912 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "groups": [
+                     *         {
+                     *           "name": "staff",
+                     *           "displayName": "Staff",
+                     *           "description": "Everyone employed by the school",
+                     *           "memberCount": 12,
+                     *           "version": 1,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        groups: components["schemas"]["Group"][];
+                    };
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "staff",
+                 *       "displayName": "Staff",
+                 *       "description": "Everyone employed by the school"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Unique slug; what applications see in the `groups` claim. Cannot be changed.
+                     * @example staff
+                     */
+                    name: string;
+                    /** @description What people see in the console. */
+                    displayName: string;
+                    /** @description Free text: what the group is for. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group": {
+                     *         "name": "staff",
+                     *         "displayName": "Staff",
+                     *         "description": "Everyone employed by the school",
+                     *         "memberCount": 0,
+                     *         "version": 1,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        group: components["schemas"]["Group"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_reused";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 1
+                 *     }
+                 */
+                "application/json": {
+                    expectedVersion: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 1,
+                 *       "displayName": "All staff"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `version` you last read; a stale one is refused with 409 version_conflict. */
+                    expectedVersion: number;
+                    /** @description What people see in the console. */
+                    displayName?: string;
+                    /** @description Free text: what the group is for. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The changed group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group": {
+                     *         "name": "staff",
+                     *         "displayName": "All staff",
+                     *         "description": "Everyone employed by the school",
+                     *         "memberCount": 12,
+                     *         "version": 2,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        group: components["schemas"]["Group"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroupMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "members": [
+                     *         {
+                     *           "subjectId": "usr_2kQ9mW2xR7tY5uP1",
+                     *           "account": "alice",
+                     *           "displayName": "Alice Example",
+                     *           "source": "local"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        members: components["schemas"]["GroupMember"][];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+                /** @description The person's subjectId. */
+                subjectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person is a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+                /** @description The person's subjectId. */
+                subjectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person is not a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8229,7 +9429,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8237,7 +9437,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8352,6 +9552,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -8422,7 +9634,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8430,7 +9642,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8548,6 +9760,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -8618,7 +9842,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8626,7 +9850,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9435,7 +10659,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9443,7 +10667,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9553,7 +10777,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9561,7 +10785,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9688,6 +10912,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -9758,7 +10994,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9766,7 +11002,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };

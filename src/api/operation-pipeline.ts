@@ -99,7 +99,9 @@ export function validateArguments(operation: AnyOperation, sent: SentArguments, 
   for (const part of REQUEST_PARTS) {
     const schema = partSchema(operation, part, form);
     const location = form === 'json' ? 'arguments' : PART_LOCATION[part];
-    if (schema) attempt(() => (valid[part] = parseRequestPart(schema, sent[part] ?? (form === 'json' ? {} : sent[part]), location)));
+    // A tool call with no argument of a part still has that part, empty; an HTTP request's absent part stays absent.
+    const input = form === 'json' ? (sent[part] ?? {}) : sent[part];
+    if (schema) attempt(() => (valid[part] = parseRequestPart(schema, input, location)));
     else if (part === 'body') attempt(() => refuseUnexpectedBody(sent.body));
   }
   if (isCreating(operation)) attempt(() => (valid.idempotencyKey = readIdempotencyValue(sent.idempotencyKey, form === 'json' ? IDEMPOTENCY_ARGUMENT : IDEMPOTENCY_HEADER)));

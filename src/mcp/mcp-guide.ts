@@ -101,7 +101,7 @@ ${ASSISTANT_SCOPES.map((scope) => `  - \`${scope}\`: ${ASSISTANT_SCOPE_DESCRIPTI
 - Each tool is one Sesame operation; its arguments are one flat object: the identifiers (\`projectId\`, \`clientId\`, \`subjectId\`, \`secretId\`, ...), the paging arguments and the fields of the change. Types are strict: \`limit\` is an integer (\`50\`, not \`"50"\`), versions are integers. An argument a tool does not have is refused, and nothing is done.
 - A successful call returns the result as structured content. A refused call is a tool error whose structured content is \`{error, error_description, field_errors?}\`: read \`error\` first (section 8 lists every code), then \`error_description\` (it says what to do) and \`field_errors\` (every problem of the call at once, keyed by argument, e.g. \`redirectUris.0\`). A refused call changes nothing.
 - The tools that create something (${creating.join(', ')}) take an optional \`idempotencyKey\`: 1-255 visible ASCII characters, e.g. a UUID you make for this change. Send the same call with the same key again when its answer was lost (a timeout): within 24 hours you get the first answer again with \`"replayed": true\` and nothing is created twice (a replayed answer never carries a one-time secret). The same key with other arguments is refused with \`idempotency_key_reused\`; make a new key for each new change.
-- Tools marked destructive below cannot be undone: say exactly what will stop working and get the person's confirmation first.
+- Tools marked destructive below remove something or can stop something working (archiving a project, disabling a client): say exactly what will stop working and get the person's confirmation first.
 
 ## 3. The tools
 

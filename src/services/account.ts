@@ -5,31 +5,13 @@ import { sha256Hex } from '../domain/digests.ts';
 import { passwordProblem } from '../domain/passwords.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
-import type { ClientType } from '../domain/clients.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
+import type { AccountConsent, AccountSession, AccountSessionKind } from '../domain/views.ts';
 import { hashPassword } from './passwords.ts';
 import { createUserService } from './users.ts';
 
-export type AccountSessionKind = 'console' | 'agent' | 'oidc';
-
-export interface AccountSession {
-  sessionId: string;
-  kind: AccountSessionKind;
-  createdAt: number;
-  lastSeenAt: number;
-  current: boolean;
-}
-
-export interface AccountConsent {
-  grantId: string;
-  clientId: string;
-  clientType: ClientType | null;
-  displayName: string | null;
-  scopes: string[];
-  grantedAt: number | null;
-  lastUsedAt: number | null;
-}
+export type { AccountConsent, AccountSession, AccountSessionKind };
 
 // OIDC sessions are named by oidc-provider's session uid, never by the cookie (the session's id).
 const OIDC_SESSION_PREFIX = 'oidc_';

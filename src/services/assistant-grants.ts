@@ -2,30 +2,12 @@ import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { isMetadataDocumentClientId } from '../domain/client-id-documents.ts';
 import { AppError } from '../errors.ts';
-import type { AssistantGrantCursor } from '../storage/repositories/oidc-payload-repository.ts';
+import type { AssistantGrant, AssistantGrantCursor, AssistantGrantPage } from '../domain/views.ts';
 import { grantScopes } from './account.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 
-export type { AssistantGrantCursor };
-
-/** A person's connection of an assistant (a grant of a native client), as administrators see it. */
-export interface AssistantGrant {
-  grantId: string;
-  clientId: string;
-  displayName: string;
-  subjectId: string;
-  account: string;
-  scopes: string[];
-  grantedAt: number | null;
-  lastUsedAt: number | null;
-}
-
-export interface AssistantGrantPage {
-  grants: AssistantGrant[];
-  /** Where the next page starts; null on the last page. */
-  next: AssistantGrantCursor | null;
-}
+export type { AssistantGrant, AssistantGrantCursor, AssistantGrantPage };
 
 /** How often "last used" is written per grant at most: using a token stays a read almost always. */
 export const GRANT_USE_INTERVAL_MS = 60_000;

@@ -14,16 +14,9 @@ import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { createSecondFactor } from './second-factor.ts';
 import { queueSecurityNotice } from './security-notices.ts';
+import type { FactorType, FactorView } from '../domain/views.ts';
 
-export type FactorType = 'totp' | 'passkey' | 'recovery_codes';
-
-export interface FactorView {
-  factorId: string;
-  type: FactorType;
-  name: string;
-  createdAt: number;
-  lastUsedAt: number | null;
-}
+export type { FactorType, FactorView };
 
 export interface TotpEnrolment {
   factorId: string;

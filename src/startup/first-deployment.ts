@@ -58,6 +58,36 @@ function addIssues(fieldErrors: Record<string, string>, issues: readonly z.core.
   if (found.wholeInput.length > 0) fieldErrors[prefix || 'document'] ??= found.wholeInput.join('; ');
 }
 
+/**
+ * Each entry of a list checked by `schema`, every problem at once into `fieldErrors`, keyed like
+ * `clients[2].redirectUris`; two entries with the same `key` (a clientId, a provider's name) are a problem too.
+ */
+function checkEntries<T extends Record<K, string>, K extends string>(
+  entries: readonly unknown[],
+  list: string,
+  schema: z.ZodType<T>,
+  key: K,
+  fieldErrors: Record<string, string>,
+  problemsOf: (entry: T) => Record<string, string> = () => ({}),
+): T[] {
+  const seen = new Map<string, number>();
+  const checked: T[] = [];
+  entries.forEach((raw, index) => {
+    const prefix = `${list}[${index}]`;
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      addIssues(fieldErrors, parsed.error.issues, raw, prefix);
+      return;
+    }
+    for (const [field, problem] of Object.entries(problemsOf(parsed.data))) fieldErrors[`${prefix}.${field}`] = problem;
+    const first = seen.get(parsed.data[key]);
+    if (first !== undefined) fieldErrors[`${prefix}.${key}`] = `duplicates ${list}[${first}].${key}`;
+    seen.set(parsed.data[key], first ?? index);
+    checked.push(parsed.data);
+  });
+  return checked;
+}
+
 /** Every problem of the document's clients at once (400 invalid_client_metadata); nothing is imported unless there are none. */
 export function checkClientsDocument(document: unknown): ImportedClient[] {
   const shape = documentShape.safeParse(document);
@@ -66,20 +96,7 @@ export function checkClientsDocument(document: unknown): ImportedClient[] {
     addIssues(fieldErrors, shape.error.issues, document, '');
     throw invalidDocument(fieldErrors, document);
   }
-  const seen = new Map<string, number>();
-  const checked: ImportedClient[] = [];
-  shape.data.clients.forEach((raw, index) => {
-    const prefix = `clients[${index}]`;
-    const parsed = importedClientSchema.safeParse(raw);
-    if (!parsed.success) {
-      addIssues(fieldErrors, parsed.error.issues, raw, prefix);
-      return;
-    }
-    const first = seen.get(parsed.data.clientId);
-    if (first !== undefined) fieldErrors[`${prefix}.clientId`] = `duplicates clients[${first}].clientId`;
-    seen.set(parsed.data.clientId, first ?? index);
-    checked.push(parsed.data);
-  });
+  const checked = checkEntries(shape.data.clients, 'clients', importedClientSchema, 'clientId', fieldErrors);
   if (Object.keys(fieldErrors).length > 0) throw invalidDocument(fieldErrors, document);
   return checked;
 }
@@ -87,22 +104,10 @@ export function checkClientsDocument(document: unknown): ImportedClient[] {
 /** Every problem of the file's `identityProviders` entries at once, keyed like `identityProviders[0].oidc.issuer`. */
 export function checkIdentityProviderEntries(entries: readonly unknown[]): CreateIdentityProviderInput[] {
   const fieldErrors: Record<string, string> = {};
-  const checked: CreateIdentityProviderInput[] = [];
-  const seen = new Map<string, number>();
-  entries.forEach((raw, index) => {
-    const prefix = `identityProviders[${index}]`;
-    const parsed = createIdentityProviderRequest.safeParse(raw);
-    if (!parsed.success) {
-      addIssues(fieldErrors, parsed.error.issues, raw, prefix);
-      return;
-    }
-    const { ldap } = parsed.data;
+  // A directory's transport rule spans two fields (url and startTls), so it is checked here as the API's does.
+  const checked = checkEntries(entries, 'identityProviders', createIdentityProviderRequest, 'name', fieldErrors, ({ ldap }): Record<string, string> => {
     const transport = ldap ? directoryTransportProblem(ldap.url, ldap.startTls ?? false) : null;
-    if (transport) fieldErrors[`${prefix}.ldap.url`] = transport;
-    const first = seen.get(parsed.data.name);
-    if (first !== undefined) fieldErrors[`${prefix}.name`] = `duplicates identityProviders[${first}].name`;
-    seen.set(parsed.data.name, first ?? index);
-    checked.push(parsed.data);
+    return transport ? { 'ldap.url': transport } : {};
   });
   if (Object.keys(fieldErrors).length > 0) {
     throw new AppError('invalid_client_metadata', `The identity providers are invalid: ${Object.entries(fieldErrors).map(([field, message]) => `${field}: ${message}`).join('; ')}.`, { fieldErrors });

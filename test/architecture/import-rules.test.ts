@@ -41,6 +41,12 @@ describe('import rules (docs/architecture.md)', () => {
     expect(importViolations([{ from: 'startup/first-deployment.ts', to: 'api/contracts/clients.ts' }])).toEqual([]);
   });
 
+  it('keeps the API contracts off the use cases: the views they map come from the domain', () => {
+    const contractEdges = importEdges(SRC).filter(({ from }) => from.startsWith('api/contracts/'));
+    expect(contractEdges.length).toBeGreaterThan(10);
+    expect(contractEdges.filter(({ to }) => to.startsWith('services/'))).toEqual([]);
+  });
+
   it('finds the imports it judges (the graph is not empty)', () => {
     const edges = importEdges(SRC);
     expect(edges.length).toBeGreaterThan(100);

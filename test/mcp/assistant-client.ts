@@ -132,3 +132,17 @@ export function signInOverHttp(issuer: string, person: { account: string; passwo
     return code;
   };
 }
+
+/**
+ * The person of the OIDC fixture connects a fresh assistant (a native client of the fixture's project, registered
+ * by the administrator) through the real sign-in and consent pages; the connected SDK client.
+ */
+export async function connectFixtureAssistant(server: { issuer: string; services: Services }, fixture: { adminActor: Actor; projectId: string }, person: { account: string; password: string }, callbackPort: number): Promise<Client> {
+  const { client } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
+    clientType: 'native',
+    displayName: 'Test assistant',
+    redirectUris: ['http://127.0.0.1/callback'],
+    scopeWhitelist: ['openid'],
+  });
+  return authorizeAndConnect(server.issuer, new PreRegisteredAssistant(client.clientId, `http://127.0.0.1:${callbackPort}/callback`), signInOverHttp(server.issuer, person));
+}

@@ -4,7 +4,7 @@ import type { Actor } from '../../src/domain/actor.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
-import { authorizeAndConnect, PreRegisteredAssistant, signInOverHttp } from './assistant-client.ts';
+import { connectFixtureAssistant } from './assistant-client.ts';
 
 type Structured = Record<string, any>;
 const structured = (result: unknown) => (result as { structuredContent: Structured }).structuredContent;
@@ -24,13 +24,7 @@ describe.each(TEST_ENGINES)('an assistant gets it right the first time over MCP,
   beforeAll(async () => {
     server = await startOidcTestServer(engine);
     fixture = await setUpOidcFixture(server);
-    const { client } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'native',
-      displayName: 'Test assistant',
-      redirectUris: ['http://127.0.0.1/callback'],
-      scopeWhitelist: ['openid'],
-    });
-    mcp = await authorizeAndConnect(server.issuer, new PreRegisteredAssistant(client.clientId, 'http://127.0.0.1:50123/callback'), signInOverHttp(server.issuer, PERSON));
+    mcp = await connectFixtureAssistant(server, fixture, PERSON, 50123);
     alice = { subjectId: fixture.person.subjectId, isAdmin: false, surface: 'cli', ip: null };
   });
   afterAll(async () => {

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { CLIENT_TYPES } from '../../domain/clients.ts';
 import { MFA_POLICIES, type SecuritySettings } from '../../domain/mfa-policy.ts';
 import { PASSWORD_RULES } from '../../domain/passwords.ts';
-import type { AccountConsent, AccountSession } from '../../services/account.ts';
-import type { FactorView } from '../../services/factors.ts';
+import type { AccountConsent, AccountSession, FactorView } from '../../domain/views.ts';
 import { timestamp, toIso, toIsoOrNull } from './common.ts';
 
 const currentPassword = z.string().min(1).max(1024).meta({ description: 'Your current password, to confirm it is you.', writeOnly: true });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ASSISTANT_GRANT_PAGE } from '../../domain/limits.ts';
-import type { AssistantGrant, AssistantGrantCursor, AssistantGrantPage } from '../../services/assistant-grants.ts';
+import type { AssistantGrant, AssistantGrantCursor, AssistantGrantPage } from '../../domain/views.ts';
 import { pageLimitQuery, timestamp, toIsoOrNull } from './common.ts';
 
 // `nextBefore` is the last grant's fixed expiry (epoch ms) and its id: a page boundary that stays put when grants come and go.

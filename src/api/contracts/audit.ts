@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SURFACES } from '../../domain/actor.ts';
 import { AUDIT_PAGE } from '../../domain/limits.ts';
-import type { AuditLogEntry } from '../../services/types.ts';
+import type { AuditLogEntry } from '../../domain/views.ts';
 import { pageLimitQuery, timestamp, toIso } from './common.ts';
 
 /** How to page an audit trail, as the query's documentation and the guide both say it. */

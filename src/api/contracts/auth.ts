@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SECRET_POLICY } from '../../domain/clients.ts';
 import { LOCALES } from '../../i18n/locales.ts';
-import type { User } from '../../services/users.ts';
+import type { User } from '../../domain/accounts.ts';
 
 export const loginRequest = z
   .object({

@@ -3,7 +3,7 @@ import { clientTypeProblems, gracePeriodProblem, REDIRECT_URI_RULES, scopeWhitel
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
 import { CLIENT_STATUSES, SECRET_STATUSES } from '../../domain/statuses.ts';
 import { textProblem } from '../../domain/text-fields.ts';
-import type { Client, NewSecret, SecretInfo } from '../../services/types.ts';
+import type { Client, NewSecret, SecretInfo } from '../../domain/views.ts';
 import { clientIdParams, clientVersion, timestamp, toIso, toIsoOrNull } from './common.ts';
 
 /** Marks a rule's problem as one of client metadata: the request answers 400 invalid_client_metadata (see request-validation.ts). */
@@ -171,7 +171,7 @@ export function checkClientTypeRules(body: { clientType: (typeof CLIENT_TYPES)[n
   }
 }
 
-/** Registration, shared with the first-deployment import (services/client-import.ts), which extends it. */
+/** Registration, shared with the first-deployment file (src/startup/first-deployment.ts), which extends it. */
 export const registerClientRequest = z
   .object({
     clientType: z.enum(CLIENT_TYPES).meta({ description: '`web` (confidential, gets a secret), `spa` (public, no secret) or `native` (an installed app or AI assistant: public, no secret, loopback or private-use-scheme redirect URIs).' }),

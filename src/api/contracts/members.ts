@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ASSIGNABLE_ROLES, OWNERSHIP_TRANSFER_RESULT, PROJECT_ROLES } from '../../domain/roles.ts';
-import type { Member, Project } from '../../services/types.ts';
+import type { Member, Project } from '../../domain/views.ts';
 import { projectIdParams, projectVersion, timestamp, toIso } from './common.ts';
 import { presentProject, projectJson } from './projects.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CAPABILITIES, PROJECT_ROLES } from '../../domain/roles.ts';
 import { PROJECT_STATUSES } from '../../domain/statuses.ts';
 import { PROJECT_LIMITS, textProblem } from '../../domain/text-fields.ts';
-import type { Project } from '../../services/types.ts';
+import type { Project } from '../../domain/views.ts';
 import { projectVersion, timestamp, toIso } from './common.ts';
 
 /**

@@ -3,7 +3,7 @@ import { accountNameProblem, ACCOUNT_NAME_RULE, DISPLAY_NAME_MAX_LENGTH, display
 import { STUDENT_STATUSES } from '../../domain/clients.ts';
 import { PASSWORD_RULES, passwordProblem } from '../../domain/passwords.ts';
 import { USER_STATUSES } from '../../domain/statuses.ts';
-import type { User } from '../../services/users.ts';
+import type { User } from '../../domain/accounts.ts';
 import { readableText, timestamp, toIso } from './common.ts';
 
 export const lookupQuery = z.object({ account: z.string().min(1).max(256).meta({ description: 'The exact account name (case-insensitive); no partial matches.' }) });

@@ -80,6 +80,7 @@ export const deleteGroup = defineOperation({
   summary: 'Remove a group (administrators)',
   description: 'Removes the group and every membership in it; the people stay. The body carries `expectedVersion`. Administrators only; audited.',
   access: 'session',
+  destructive: true,
   params: groupParams,
   body: removeGroupRequest,
   bodyExample: { expectedVersion: 1 },
@@ -138,6 +139,7 @@ export const removeGroupMember = defineOperation({
   description:
     'Removes the membership whatever its source (idempotent). One an identity provider manages comes back at the person\'s next sign-in through that provider while its mapping still says so. Administrators only; audited.',
   access: 'session',
+  destructive: true,
   params: groupMemberParams,
   response: { status: 204, description: 'The person is not a member.' },
   errors: ['forbidden', 'not_found'],

@@ -1,5 +1,6 @@
 import { newAuditId } from '../../domain/ids.ts';
 import type { Surface } from '../../domain/actor.ts';
+import type { AuditLogEntry } from '../../domain/views.ts';
 import type { AuditLogRow } from '../schema.ts';
 import { isStorableText } from '../../domain/text-rules.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
@@ -23,24 +24,7 @@ export interface AuditRecord {
 }
 
 /** An entry as it is read back, with the actor's account name. */
-export interface AuditLogEntry {
-  auditId: string;
-  at: number;
-  actorSubjectId: string | null;
-  /** The actor's account name as it is now; null for the system, the command line or a deleted user. */
-  actorAccount: string | null;
-  surface: Surface;
-  action: string;
-  targetType: string;
-  targetId: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  ip: string | null;
-  /** The assistant (native client) whose token made the change; null otherwise. */
-  viaClientId: string | null;
-  /** The assistant's name when the entry was written (older entries: its registered name now); null without an assistant. */
-  viaClientName: string | null;
-}
+export type { AuditLogEntry };
 
 /** Where a page of entries ends: an entry's position, so entries of one millisecond are neither skipped nor repeated. */
 export interface AuditPosition {

@@ -4,6 +4,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { ClientsTable, Database, OidcPayloadsTable } from '../schema.ts';
 import { isStorableText } from '../../domain/text-rules.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
+import type { AssistantGrantCursor } from '../../domain/views.ts';
 
 export type OidcPayload = Record<string, unknown>;
 
@@ -88,10 +89,7 @@ export interface OidcPayloadRepository {
   noteGrantUsed(grantId: string, now: number, minIntervalMs: number): Promise<void>;
 }
 
-export interface AssistantGrantCursor {
-  expiresAt: number;
-  grantId: string;
-}
+export type { AssistantGrantCursor };
 
 /** A grant of a native client (an assistant's connection) as administrators list it. */
 export interface AssistantGrantRecord {

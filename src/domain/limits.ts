@@ -6,3 +6,5 @@ export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
 /** Administrators' list of assistant grants: how many one read returns. */
 export const ASSISTANT_GRANT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+/** The people listing of administrators (`GET /admin/users`). */
+export const USER_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;

@@ -484,8 +484,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List all users (administrators)
-         * @description Every account of the instance. Administrators only.
+         * List and search users (administrators)
+         * @description The accounts of the instance, newest first (by `createdAt`, ties by `subjectId`), a page at a time. `query` keeps the people whose account, display name or email contains it, case-insensitively. Page with `before` set to the `nextBefore` of the page you have (and the same `query`); `nextBefore` is null on the last page. Administrators only.
          */
         get: operations["listUsers"];
         put?: never;
@@ -5881,14 +5881,21 @@ export interface operations {
     };
     listUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only people whose account, display name or email contains this text (case-insensitive); empty or absent lists everyone. */
+                query?: string;
+                /** @description How many people, newest first: 1-200, default 50. */
+                limit?: string;
+                /** @description Where the next page starts: the `nextBefore` of the page you have (an opaque cursor). */
+                before?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The users, by account name. */
+            /** @description A page of users, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5909,12 +5916,27 @@ export interface operations {
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextBefore": null
                      *     }
                      */
                     "application/json": {
                         users: components["schemas"]["User"][];
+                        /** @description Pass as `before` (with the same `query`) for the next page; null on the last page. */
+                        nextBefore: string | null;
                     };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
                 };
             };
             /** @description Not signed in: `login_required` (each example says what it means and what to do). */

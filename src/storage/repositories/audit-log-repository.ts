@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { newAuditId } from '../../domain/ids.ts';
 import type { Surface } from '../../domain/actor.ts';
 import type { AuditLogRow } from '../schema.ts';
@@ -27,6 +28,8 @@ export interface AuditLogEntry {
   actorSubjectId: string | null;
   /** The actor's account name as it is now; null for the system, the command line or a deleted user. */
   actorAccount: string | null;
+  /** The actor's display name as it is now; null when `actorAccount` is. */
+  actorDisplayName: string | null;
   surface: Surface;
   action: string;
   targetType: string;
@@ -36,6 +39,8 @@ export interface AuditLogEntry {
   ip: string | null;
   /** The assistant (native client) whose token made the change; null otherwise. */
   viaClientId: string | null;
+  /** What the target is called now (a person's display name, a client's or project's name); null when it is gone or has none. */
+  targetName: string | null;
 }
 
 /** Where a page of entries ends: an entry's position, so entries of one millisecond are neither skipped nor repeated. */
@@ -48,6 +53,10 @@ export interface AuditPage {
   limit: number;
   /** Entries strictly older than this time (epoch ms), or strictly after this position in newest-first order. */
   before?: { at: number } | { position: AuditPosition } | undefined;
+  /** Only entries of this action (exact). */
+  action?: string | undefined;
+  /** Only entries made by this person. */
+  actorSubjectId?: string | undefined;
 }
 
 export interface AuditLogRepository {
@@ -60,12 +69,15 @@ export interface AuditLogRepository {
 
 const parseJson = (text: string | null): Record<string, unknown> | null => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
 
-function toAuditLogEntry(row: AuditLogRow & { actor_account: string | null }): AuditLogEntry {
+type AuditLogReadRow = AuditLogRow & { actor_account: string | null; actor_display_name: string | null; target_user_name: string | null; target_client_name: string | null; target_project_name: string | null };
+
+function toAuditLogEntry(row: AuditLogReadRow): AuditLogEntry {
   return {
     auditId: row.audit_id,
     at: row.at,
     actorSubjectId: row.actor_subject_id,
     actorAccount: row.actor_account,
+    actorDisplayName: row.actor_display_name,
     surface: row.surface,
     action: row.action,
     targetType: row.target_type,
@@ -74,6 +86,7 @@ function toAuditLogEntry(row: AuditLogRow & { actor_account: string | null }): A
     after: parseJson(row.after_json),
     ip: row.ip,
     viaClientId: row.via_client_id,
+    targetName: row.target_user_name ?? row.target_client_name ?? row.target_project_name,
   };
 }
 
@@ -103,9 +116,20 @@ export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (
     let select = executor
       .selectFrom('audit_log')
       .leftJoin('users', 'users.subject_id', 'audit_log.actor_subject_id')
+      .leftJoin('users as target_user', (join) => join.onRef('target_user.subject_id', '=', 'audit_log.target_id').on('audit_log.target_type', 'in', ['user', 'member']))
+      .leftJoin('clients as target_client', (join) => join.onRef('target_client.client_id', '=', 'audit_log.target_id').on('audit_log.target_type', '=', 'client'))
+      .leftJoin('projects as target_project', (join) => join.onRef('target_project.project_id', '=', 'audit_log.target_id').on('audit_log.target_type', '=', 'project'))
       .selectAll('audit_log')
-      .select('users.account as actor_account')
+      .select([
+        'users.account as actor_account',
+        'users.display_name as actor_display_name',
+        'target_user.display_name as target_user_name',
+        'target_client.display_name as target_client_name',
+        'target_project.name as target_project_name',
+      ])
       .where('audit_log.project_id', projectId === null ? 'is' : '=', projectId);
+    if (page.action !== undefined) select = isStorableText(page.action) ? select.where('audit_log.action', '=', page.action) : select.where(sql.lit(false));
+    if (page.actorSubjectId !== undefined) select = isStorableText(page.actorSubjectId) ? select.where('audit_log.actor_subject_id', '=', page.actorSubjectId) : select.where(sql.lit(false));
     const before = page.before;
     if (before && 'at' in before) select = select.where('audit_log.at', '<', before.at);
     if (before && 'position' in before) {

@@ -445,7 +445,7 @@ export interface paths {
         };
         /**
          * Read a project's audit trail
-         * @description Who changed what in the project, newest first; any member may read it. Page with `before` set to the `auditId` of the last entry you have.
+         * @description Who changed what in the project, newest first; any member may read it. Page with `before` set to the `auditId` of the last entry you have; `action` and `actorSubjectId` narrow it to one action or one person.
          */
         get: operations["listAuditLogs"];
         put?: never;
@@ -593,7 +593,7 @@ export interface paths {
         };
         /**
          * Read the administrators' audit trail
-         * @description Every change outside projects, newest first: people created, changed, disabled or given a password, sign-ins and sign-outs, settings, signing keys, deleted projects. Administrators only. Page with `before` set to the `auditId` of the last entry you have.
+         * @description Every change outside projects, newest first: people created, changed, disabled or given a password, sign-ins and sign-outs, settings, signing keys, deleted projects. Administrators only. Page with `before` set to the `auditId` of the last entry you have; `action` and `actorSubjectId` narrow it to one action or one person.
          */
         get: operations["listAdminAuditLogs"];
         put?: never;
@@ -1185,6 +1185,8 @@ export interface components {
             actorSubjectId: string | null;
             /** @description The account name of `actorSubjectId` as it is now; null when there is none. */
             actorAccount: string | null;
+            /** @description The display name of `actorSubjectId` as it is now; null when there is none. */
+            actorDisplayName: string | null;
             /**
              * @description Where the change came from: the console, the Agent API, the MCP server, the command line or Sesame itself.
              * @enum {string}
@@ -1194,6 +1196,8 @@ export interface components {
             action: string;
             targetType: string;
             targetId: string;
+            /** @description What the target is called now: a person's display name, a client's or a project's name; null when it is gone or has none. */
+            targetName: string | null;
             /** @description The changed fields before the change; never a secret. Times in it are ISO-8601 text like everywhere else. */
             before: {
                 [key: string]: unknown;
@@ -5655,6 +5659,10 @@ export interface operations {
                 limit?: string;
                 /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
+                /** @description Only entries of this action (exact), e.g. `client.revise`. */
+                action?: string;
+                /** @description Only entries made by this person (their `subjectId`). */
+                actorSubjectId?: string;
             };
             header?: never;
             path: {
@@ -5679,10 +5687,12 @@ export interface operations {
                      *           "at": "2026-11-21T10:15:00.000Z",
                      *           "actorSubjectId": "0b7e6c1a-2f3d-4e5a-8b9c-1d2e3f4a5b6c",
                      *           "actorAccount": "alice",
+                     *           "actorDisplayName": "Alice Admin",
                      *           "surface": "agent",
                      *           "action": "client.revise",
                      *           "targetType": "client",
                      *           "targetId": "cli_Q8mZ3vK1xP7rT2nB5cLd",
+                     *           "targetName": "Course portal",
                      *           "before": {
                      *             "redirectUris": [
                      *               "https://portal.example.com/callback"
@@ -6797,6 +6807,10 @@ export interface operations {
                 limit?: string;
                 /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
+                /** @description Only entries of this action (exact), e.g. `client.revise`. */
+                action?: string;
+                /** @description Only entries made by this person (their `subjectId`). */
+                actorSubjectId?: string;
             };
             header?: never;
             path?: never;
@@ -6818,10 +6832,12 @@ export interface operations {
                      *           "at": "2026-11-21T10:15:00.000Z",
                      *           "actorSubjectId": "0b7e6c1a-2f3d-4e5a-8b9c-1d2e3f4a5b6c",
                      *           "actorAccount": "alice",
+                     *           "actorDisplayName": "Alice Admin",
                      *           "surface": "agent",
                      *           "action": "user.update",
                      *           "targetType": "user",
                      *           "targetId": "6f1c2d8e-3b4a-4c5d-9e6f-7a8b9c0d1e2f",
+                     *           "targetName": "Course portal",
                      *           "before": {
                      *             "status": "active"
                      *           },

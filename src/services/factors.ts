@@ -22,6 +22,8 @@ export interface FactorView {
   name: string;
   createdAt: number;
   lastUsedAt: number | null;
+  /** Recovery codes only: how many are still unused (the console names the set in the person's language from it). */
+  unusedCodes?: number;
 }
 
 export interface TotpEnrolment {
@@ -64,7 +66,7 @@ export function createFactorService(deps: ServiceDeps) {
       return {
         factors: [
           ...factors.map((factor) => ({ factorId: factor.factorId, type: factor.type, name: factor.name, createdAt: factor.createdAt, lastUsedAt: factor.lastUsedAt })),
-          ...(codes ? [{ factorId: RECOVERY_CODES_FACTOR_ID, type: 'recovery_codes' as const, name: `Recovery codes (${codes.unused} unused)`, createdAt: codes.createdAt, lastUsedAt: codes.lastUsedAt }] : []),
+          ...(codes ? [{ factorId: RECOVERY_CODES_FACTOR_ID, type: 'recovery_codes' as const, name: `Recovery codes (${codes.unused} unused)`, unusedCodes: codes.unused, createdAt: codes.createdAt, lastUsedAt: codes.lastUsedAt }] : []),
         ],
         mfaRequired: mfaRequiredFor(policy, actor),
       };

@@ -1364,6 +1364,8 @@ export interface components {
             /** @enum {string} */
             type: "totp" | "passkey" | "recovery_codes";
             name: string;
+            /** @description Recovery codes only: how many are still unused. */
+            unusedCodes?: number;
             /**
              * Format: date-time
              * @description ISO-8601 time in UTC

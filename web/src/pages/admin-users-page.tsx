@@ -18,7 +18,6 @@ const PAGE_SIZE = 20;
 
 export function AdminUsersPage() {
   // The search applied, and cursors[i] the `before` of page i (page 0 starts at the newest person).
-  const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const page = cursors.length - 1;
@@ -44,7 +43,8 @@ export function AdminUsersPage() {
   };
   const search = (event: Event) => {
     event.preventDefault();
-    setQuery(typed.trim());
+    // Read from the form itself: a submit right after typing must not see the text of the render before.
+    setQuery(String(new FormData(event.currentTarget as HTMLFormElement).get('query') ?? '').trim());
     setCursors([undefined]);
   };
   const list = users.data?.users;
@@ -68,7 +68,7 @@ export function AdminUsersPage() {
       <form class="search-form" role="search" aria-label={t('console.users.searchLabel')} onSubmit={search}>
         <label for="user-search">{t('console.users.search')}</label>
         <div class="search-row">
-          <input id="user-search" type="search" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} autoComplete="off" spellcheck={false} />
+          <input id="user-search" name="query" type="search" autoComplete="off" spellcheck={false} />
           <button type="submit" class="button">
             {t('console.users.searchSubmit')}
           </button>

@@ -34,7 +34,6 @@ interface AuditTrailProps {
 
 /** An audit trail, newest first, a page at a time (older pages by cursor), filtered by action and by person. */
 export function AuditTrail({ trailKey, load, caption, people }: AuditTrailProps) {
-  const [chosen, setChosen] = useState({ action: '', actorSubjectId: '' });
   const [filters, setFilters] = useState({ action: '', actorSubjectId: '' });
   // cursors[i] is the `before` of page i; page 0 starts at the newest entry.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -50,9 +49,15 @@ export function AuditTrail({ trailKey, load, caption, people }: AuditTrailProps)
   );
   const names = new Map(people.map((person) => [person.subjectId, `${person.displayName} (${person.account})`]));
   const actorName = (entry: AuditLogEntry) => {
-    if (entry.actorDisplayName && entry.actorAccount) return `${entry.actorDisplayName} (${entry.actorAccount})`;
+    if (entry.actorDisplayName && entry.actorAccount) {
+      return (
+        <>
+          {entry.actorDisplayName} <span class="muted">({entry.actorAccount})</span>
+        </>
+      );
+    }
     if (!entry.actorSubjectId) return t('console.audit.system');
-    return entry.actorAccount ?? names.get(entry.actorSubjectId) ?? entry.actorSubjectId;
+    return entry.actorAccount ?? names.get(entry.actorSubjectId) ?? <code>{entry.actorSubjectId}</code>;
   };
   const list = entries.data ?? [];
   const last = list[list.length - 1];
@@ -61,7 +66,9 @@ export function AuditTrail({ trailKey, load, caption, people }: AuditTrailProps)
 
   const applyFilters = (event: Event) => {
     event.preventDefault();
-    setFilters(chosen);
+    // Read from the form itself: a submit right after choosing must not see the choice of the render before.
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setFilters({ action: String(form.get('action') ?? ''), actorSubjectId: String(form.get('actorSubjectId') ?? '') });
     setCursors([undefined]);
   };
 
@@ -70,7 +77,7 @@ export function AuditTrail({ trailKey, load, caption, people }: AuditTrailProps)
       <form class="audit-filters" aria-label={t('console.audit.filters')} onSubmit={applyFilters}>
         <div class="field">
           <label for={`${trailKey}-action`}>{t('console.audit.filterAction')}</label>
-          <select id={`${trailKey}-action`} value={chosen.action} onChange={(e) => setChosen({ ...chosen, action: e.currentTarget.value })}>
+          <select id={`${trailKey}-action`} name="action" defaultValue={filters.action}>
             <option value="">{t('console.audit.anyAction')}</option>
             {AUDIT_ACTIONS.map((action) => (
               <option key={action} value={action}>
@@ -81,7 +88,7 @@ export function AuditTrail({ trailKey, load, caption, people }: AuditTrailProps)
         </div>
         <div class="field">
           <label for={`${trailKey}-person`}>{t('console.audit.filterPerson')}</label>
-          <select id={`${trailKey}-person`} value={chosen.actorSubjectId} onChange={(e) => setChosen({ ...chosen, actorSubjectId: e.currentTarget.value })}>
+          <select id={`${trailKey}-person`} name="actorSubjectId" defaultValue={filters.actorSubjectId}>
             <option value="">{t('console.audit.anyPerson')}</option>
             {people.map((person) => (
               <option key={person.subjectId} value={person.subjectId}>

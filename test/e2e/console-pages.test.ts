@@ -186,6 +186,12 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My account' }).click();
       await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
       await check('my-account');
+      // My account's sections run past a phone's edge: the strip scrolls, with a shadow on the side where more wait.
+      const tabs = await page.getByRole('navigation', { name: 'Account sections' }).evaluate((nav) => ({
+        overflows: nav.scrollWidth > nav.clientWidth,
+        shadowed: getComputedStyle(nav).backgroundImage.includes('radial-gradient'),
+      }));
+      expect(tabs).toEqual({ overflows: viewport === PHONE, shadowed: true });
       expect(await navigationFits(page), 'the navigation and the top bar fit').toEqual({ navLayout: viewport === PHONE ? 'one row' : 'one column', languageClipped: false, headerTooTall: false });
 
       // The dark colour scheme keeps its contrast too.

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useLayoutEffect } from 'preact/hooks';
 import type { SessionUser } from './api/types.ts';
 import type { MessageKey } from '../../src/i18n/catalogues.ts';
 import { Badge } from './components/badge.tsx';
@@ -36,6 +37,7 @@ export const NAV_ITEMS: NavItem[] = [
  */
 export function ConsoleShell({ user, children }: { user: SessionUser; children: ComponentChildren }) {
   const { path } = useLocation();
+  useLayoutEffect(showCurrentEntries, [path]);
   return (
     <div class="console-frame">
       <a class="skip-link" href="#main">
@@ -73,4 +75,15 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
       </main>
     </div>
   );
+}
+
+/** A strip of entries that scrolls sideways (the phone's navigation, a page's tabs) shows its current entry. */
+function showCurrentEntries(): void {
+  for (const strip of document.querySelectorAll<HTMLElement>('.main-nav ul, .tabs')) {
+    const current = strip.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!current || strip.scrollWidth <= strip.clientWidth) continue;
+    const box = strip.getBoundingClientRect();
+    const entry = current.getBoundingClientRect();
+    if (entry.left < box.left || entry.right > box.right) strip.scrollLeft += entry.left - box.left - (box.width - entry.width) / 2;
+  }
 }

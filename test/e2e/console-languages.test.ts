@@ -132,6 +132,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
     await page.getByRole('alertdialog').waitFor();
     await check('reset factors dialog');
     await page.getByRole('button', { name: '取消' }).click();
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
     await page.getByLabel('按账号、姓名或邮箱查找用户').fill('mei');
     await page.getByRole('button', { name: '搜索', exact: true }).click();
     await page.getByRole('navigation', { name: '用户列表分页' }).waitFor();

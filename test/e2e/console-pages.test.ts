@@ -164,6 +164,8 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       await page.getByRole('alertdialog', { name: 'Reset this person\'s second factors?' }).waitFor();
       await check('admin-reset-factors-dialog');
       await page.keyboard.press('Escape');
+      // The page behind a modal dialog takes no typing until the dialog is gone.
+      await page.getByRole('alertdialog').waitFor({ state: 'detached' });
       await page.getByLabel('Find people by account, name or email').fill('OLIV');
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       await page.getByRole('row', { name: /Mateo Maintainer/ }).waitFor({ state: 'detached' });

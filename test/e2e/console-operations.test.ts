@@ -172,6 +172,63 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: the operations of th
     }, 180_000);
   }
 
+  test('both people added a redirect URI, one of them on a phone in Chinese: the save after the conflict keeps both', async () => {
+    const { server } = suite;
+    const admin = (await server.services.users.findByAccount(ADMIN.account))!;
+    const colleague = await server.createUser('cora-colleague', 'Cora Colleague');
+    const owner = consoleActor(admin.subjectId);
+    const project = await server.services.projects.createProject(owner, { name: 'Both added' });
+    await server.services.members.addMember(owner, project.projectId, { subjectId: colleague.subjectId, role: 'maintainer', expectedProjectVersion: project.version });
+    const { client } = await server.services.clients.registerClient(owner, project.projectId, {
+      clientType: 'web',
+      displayName: 'Both web',
+      redirectUris: ['https://both.example/callback'],
+      scopeWhitelist: ['openid', 'profile'],
+    });
+    const clientPath = `/projects/${project.projectId}/clients/${client.clientId}`;
+    const zh = (key: MessageKey) => CATALOGUES['zh-CN'][key];
+
+    const a = await openWatchedPage(suite.browser, PHONE);
+    await a.context.addCookies([{ name: 'sesame_lang', value: 'zh-CN', url: server.issuer }]);
+    await a.page.goto(server.consoleUrl());
+    await a.page.getByLabel(zh('console.signIn.account')).fill(ADMIN.account);
+    await a.page.getByLabel(zh('console.signIn.password')).fill(ADMIN.password);
+    await a.page.getByRole('button', { name: zh('console.signIn.submit'), exact: true }).click();
+    await a.page.waitForURL((url) => !url.pathname.startsWith('/console/sign-in'));
+    const b = await openWatchedPage(suite.browser, DESKTOP);
+    await b.page.goto(server.consoleUrl());
+    await b.page.getByLabel('Account').fill(colleague.account);
+    await b.page.getByLabel('Password').fill(colleague.password);
+    await b.page.getByRole('button', { name: 'Sign in' }).click();
+    await b.page.waitForURL((url) => !url.pathname.startsWith('/console/sign-in'));
+
+    await a.page.goto(server.consoleUrl(clientPath));
+    await a.page.getByRole('button', { name: zh('console.clientConfig.edit') }).click();
+    await a.page.getByLabel(zh('console.clientConfig.redirectUris'), { exact: true }).fill('https://both.example/callback\nhttps://both.example/mine');
+    await b.page.goto(server.consoleUrl(clientPath));
+    await b.page.getByRole('button', { name: 'Edit configuration' }).click();
+    await b.page.getByLabel('Redirect URIs', { exact: true }).fill('https://both.example/callback\nhttps://both.example/theirs');
+    await b.page.getByRole('button', { name: 'Save configuration' }).click();
+    await b.page.getByText('https://both.example/theirs').waitFor();
+
+    const refused = a.page.waitForResponse((r) => r.url().endsWith('/revision') && r.request().method() === 'PUT');
+    await a.page.getByRole('button', { name: zh('console.clientConfig.save') }).click();
+    expect((await refused).status()).toBe(409);
+    const apply = a.page.getByRole('button', { name: zh('console.conflict.reapply') });
+    await apply.waitFor();
+    expect(await a.page.getByLabel(zh('console.clientConfig.redirectUris'), { exact: true }).inputValue()).toBe('https://both.example/callback\nhttps://both.example/theirs\nhttps://both.example/mine');
+    expect(await seriousAccessibilityProblems(a.page)).toEqual([]);
+    await saveScreenshot(a.page, 'operations-zh-CN-both-added-conflict');
+    const saved = a.page.waitForResponse((r) => r.url().endsWith('/revision') && r.request().method() === 'PUT');
+    await apply.click();
+    expect((await saved).status()).toBe(200);
+    const stored = await server.services.clients.getClient(systemActor, project.projectId, client.clientId);
+    expect(stored.redirectUris).toEqual(['https://both.example/callback', 'https://both.example/theirs', 'https://both.example/mine']);
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  }, 90_000);
+
   test('adding a member: an administrator gets suggestions from the people search, someone else only the exact lookup', async () => {
     const { server } = suite;
     const admin = (await server.services.users.findByAccount(ADMIN.account))!;

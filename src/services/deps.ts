@@ -4,6 +4,11 @@ import type { LookupLimiter } from '../rate-limit/lookup-limiter.ts';
 import type { SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Store } from '../storage/store.ts';
 
+/** Where a use case reports what went wrong without failing the request (e.g. a directory's group search). */
+export interface ServiceLog {
+  warn(details: object, message: string): void;
+}
+
 export interface ServiceDeps {
   store: Store;
   clock: Clock;
@@ -17,6 +22,8 @@ export interface ServiceDeps {
   mail?: MailSettings;
   /** OIDC_ISSUER: passkeys are bound to its host (the WebAuthn relying-party ID) and origin. Absent: no passkeys. */
   issuer?: string | undefined;
+  /** Absent (the command line, unit tests): warnings are dropped. */
+  log?: ServiceLog | undefined;
 }
 
 export interface MailSettings {

@@ -6,6 +6,8 @@ export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
 /** Administrators' list of assistant grants: how many one read returns. */
 export const ASSISTANT_GRANT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+/** The people listing of administrators (`GET /admin/users`). */
+export const USER_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
 /**
  * Caps of the sign-in (DESIGN 13): wrong one-time codes per account before its one-time-code step answers 429

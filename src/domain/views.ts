@@ -66,6 +66,8 @@ export interface AuditLogEntry {
   actorSubjectId: string | null;
   /** The actor's account name as it is now; null for the system, the command line or a deleted user. */
   actorAccount: string | null;
+  /** The actor's display name as it is now; null when `actorAccount` is. */
+  actorDisplayName: string | null;
   surface: Surface;
   action: string;
   targetType: string;
@@ -77,6 +79,8 @@ export interface AuditLogEntry {
   viaClientId: string | null;
   /** The assistant's name when the entry was written (older entries: its registered name now); null without an assistant. */
   viaClientName: string | null;
+  /** What the target is called now (a person's display name, a client's or project's name); null when it is gone or has none. */
+  targetName: string | null;
 }
 
 export type AccountSessionKind = 'console' | 'agent' | 'oidc';
@@ -107,6 +111,8 @@ export interface FactorView {
   name: string;
   createdAt: number;
   lastUsedAt: number | null;
+  /** Recovery codes only: how many are still unused (the console names the set in the person's language from it). */
+  unusedCodes?: number;
 }
 
 export interface AssistantGrantCursor {

@@ -13,6 +13,10 @@ export interface AuditLogQuery {
    * millisecond are neither skipped nor repeated); a time (epoch ms) takes entries strictly older than it.
    */
   before?: { auditId: string } | { at: number } | undefined;
+  /** Only entries of this action (exact, e.g. `client.revise`). */
+  action?: string | undefined;
+  /** Only entries made by this person. */
+  actorSubjectId?: string | undefined;
 }
 
 function checkQuery(query: AuditLogQuery): number {
@@ -30,13 +34,14 @@ export function createAuditLogService({ store }: ServiceDeps) {
     const limit = checkQuery(query);
     const auditLog = store.repos.auditLog;
     const before = query.before;
+    const filters = { action: query.action, actorSubjectId: query.actorSubjectId };
     if (before && 'auditId' in before) {
       const position = await auditLog.positionInProject(projectId, before.auditId);
       const trail = projectId === null ? 'the administrators\' trail' : 'this project';
       if (!position) throw new AppError('invalid_request', 'The audit log query is invalid: `before` must be the `auditId` of an entry of this trail (the last one of the page you have).', { fieldErrors: { before: `no entry of ${trail} has this auditId` } });
-      return auditLog.listForProject(projectId, { limit, before: { position } });
+      return auditLog.listForProject(projectId, { limit, before: { position }, ...filters });
     }
-    return auditLog.listForProject(projectId, { limit, before });
+    return auditLog.listForProject(projectId, { limit, before, ...filters });
   }
 
   return {

@@ -58,7 +58,7 @@ export function createFactorService(deps: ServiceDeps) {
       return {
         factors: [
           ...factors.map((factor) => ({ factorId: factor.factorId, type: factor.type, name: factor.name, createdAt: factor.createdAt, lastUsedAt: factor.lastUsedAt })),
-          ...(codes ? [{ factorId: RECOVERY_CODES_FACTOR_ID, type: 'recovery_codes' as const, name: `Recovery codes (${codes.unused} unused)`, createdAt: codes.createdAt, lastUsedAt: codes.lastUsedAt }] : []),
+          ...(codes ? [{ factorId: RECOVERY_CODES_FACTOR_ID, type: 'recovery_codes' as const, name: `Recovery codes (${codes.unused} unused)`, unusedCodes: codes.unused, createdAt: codes.createdAt, lastUsedAt: codes.lastUsedAt }] : []),
         ],
         mfaRequired: mfaRequiredFor(policy, actor),
       };

@@ -7,6 +7,7 @@ import { SIGN_IN_FIRST } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
 import type { Repositories } from '../storage/store.ts';
+import type { UserPosition } from '../storage/repositories/user-repository.ts';
 import { writeAudit } from './audit.ts';
 import { endEverySessionOf } from './end-sessions.ts';
 import { createSecondFactor } from './second-factor.ts';
@@ -20,7 +21,7 @@ import { issueAccountLink, requireMail } from './mail/account-links.ts';
 import { requireAdmin } from './caller-checks.ts';
 import { queueSecurityNotice } from './security-notices.ts';
 
-export type { User };
+export type { User, UserPosition };
 
 /** Where a password sign-in comes from: the sign-in limits count failures per account, address and both. */
 export interface SignInSource {
@@ -284,6 +285,19 @@ export function createUserService(deps: ServiceDeps) {
     async listUsers(actor: Actor): Promise<User[]> {
       requireUserAdmin(actor);
       return users.list();
+    },
+
+    /**
+     * One page of people for administrators, newest first; `query` keeps those whose account, display name or
+     * email contains it (case-insensitive). `next` is where the following page starts, null on the last page.
+     */
+    async searchUsers(actor: Actor, page: { query?: string | undefined; limit: number; before?: UserPosition | undefined }): Promise<{ users: User[]; next: UserPosition | null }> {
+      requireUserAdmin(actor);
+      // One more than asked says whether another page follows.
+      const found = await users.search({ query: page.query, limit: page.limit + 1, before: page.before });
+      const shown = found.slice(0, page.limit);
+      const last = shown.at(-1);
+      return { users: shown, next: found.length > page.limit && last ? { createdAt: last.createdAt, subjectId: last.subjectId } : null };
     },
 
     async countUsers(): Promise<number> {

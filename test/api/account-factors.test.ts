@@ -108,6 +108,9 @@ describe.each(TEST_ENGINES)('second factors and my account on %s', (engine) => {
       expect(listed.status).toBe(200);
       expect(listed.body.mfaRequired).toBe(false);
       expect(listed.body.factors.map((f: any) => f.type)).toEqual(['totp', 'recovery_codes']);
+      // The console names the set in the person's language from the count, not from the English name.
+      expect(listed.body.factors.find((f: any) => f.type === 'recovery_codes')).toMatchObject({ name: 'Recovery codes (10 unused)', unusedCodes: 10 });
+      expect(listed.body.factors.find((f: any) => f.type === 'totp')).not.toHaveProperty('unusedCodes');
     });
 
     it('answers a login without otp 401 mfa_required once a factor is confirmed, saying where the code goes', async () => {

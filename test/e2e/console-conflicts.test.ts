@@ -64,11 +64,12 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts an
     await notice.waitFor();
     const changedRow = notice.getByRole('row', { name: /Redirect URIs/ });
     expect(await changedRow.getByRole('cell').allTextContents()).toEqual(['https://app.example/callback', 'https://app.example/second-callback']);
-    expect(await first.page.getByLabel('Redirect URIs', { exact: true }).inputValue()).toBe('https://app.example/first-callback');
+    // The draft is merged onto the latest list: the colleague's URI stays, the one both replaced stays gone, mine is added.
+    expect(await first.page.getByLabel('Redirect URIs', { exact: true }).inputValue()).toBe('https://app.example/second-callback\nhttps://app.example/first-callback');
     expect(await seriousAccessibilityProblems(first.page)).toEqual([]);
     await saveScreenshot(first.page, 'conflict-notice');
 
-    // Reapplied on the fresh version: the first person's edit wins, as a third version.
+    // Reapplied on the fresh version: both people's URIs, as a third version.
     // The notice's own clash line names the first callback too, so wait for the save, then for the read-only view.
     const reapplied = first.page.waitForResponse((r) => r.url().endsWith('/revision') && r.request().method() === 'PUT');
     await notice.getByRole('button', { name: 'Apply my changes to the latest version' }).click();
@@ -76,7 +77,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts an
     await first.page.getByText('https://app.example/first-callback', { exact: true }).waitFor();
     expect(await notice.count()).toBe(0);
     const stored = await server.services.clients.getClient(systemActor, project.projectId, client.clientId);
-    expect(stored.redirectUris).toEqual(['https://app.example/first-callback']);
+    expect(stored.redirectUris).toEqual(['https://app.example/second-callback', 'https://app.example/first-callback']);
     expect(stored.clientVersion).toBe(client.clientVersion + 2);
 
     expect([...first.problems, ...second.problems]).toEqual([]);

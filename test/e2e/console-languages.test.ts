@@ -124,6 +124,27 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
     await check('reset password dialog');
     await page.getByRole('button', { name: '取消' }).click();
 
+    await page.getByRole('button', { name: `编辑 ${member.account}` }).click();
+    await page.getByRole('dialog', { name: `编辑 ${member.account}` }).waitFor();
+    await check('edit person dialog');
+    await page.getByRole('dialog').getByRole('button', { name: '取消' }).click();
+    await page.getByRole('button', { name: `重置第二验证因素：${member.account}` }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await check('reset factors dialog');
+    await page.getByRole('button', { name: '取消' }).click();
+    await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+    await page.getByLabel('按账号、姓名或邮箱查找用户').fill('mei');
+    await page.getByRole('button', { name: '搜索', exact: true }).click();
+    await page.getByRole('navigation', { name: '用户列表分页' }).waitFor();
+    await check('people search');
+
+    await visit('/admin/settings', '安全策略');
+    await check('security policy');
+    await visit('/admin/audit', '审计日志');
+    await page.getByRole('table', { name: '管理员审计日志，第 1 页' }).waitFor();
+    await check('administrators\' audit log');
+    await saveScreenshot(page, 'console-zh-CN-admin-audit');
+
     await visit('/admin/assistant-grants', '助手授权');
     await check('assistant grants');
     await visit('/admin/identity-providers', '身份提供方');
@@ -142,6 +163,14 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: languages (SQLite, C
     await page.getByRole('heading', { name: '用此客户端让用户登录' }).waitFor();
     await check('client');
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    await page.getByRole('button', { name: '终止全部令牌' }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await check('end tokens dialog');
+    await page.getByRole('button', { name: '取消' }).click();
+    await page.getByRole('button', { name: '删除客户端' }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await check('delete client dialog');
+    await page.getByRole('button', { name: '取消' }).click();
     await saveScreenshot(page, 'console-zh-CN-client');
 
     for (const [section, name] of [['clients', '客户端'], ['members', '成员'], ['audit', '审计日志'], ['settings', '设置']] as const) {

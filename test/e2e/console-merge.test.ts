@@ -121,36 +121,38 @@ describe.each(TEST_ENGINES)('console: a conflicting edit is merged, not replayed
     await closeAll(a, b);
   }, 90_000);
 
-  test('when both changed the same field the notice names it, nothing is written until the person chooses, and applying keeps the rest of the colleague’s work', async () => {
-    const { client, a, b, stored } = await bothEditing('Clash');
+  test('when both added a redirect URI and changed the scopes, the save keeps both people\'s additions and brings back nothing either removed', async () => {
+    const { client, a, b, stored } = await bothEditing('Both');
 
-    // B adds a redirect URI and the email scope; A meanwhile ticks student instead.
-    await redirectUris(b.page).fill('https://app.example/callback\nhttps://app.example/second');
+    // B replaces the callback with a second URI and adds the email scope; A meanwhile adds a third URI, ticks student and unticks profile.
+    await redirectUris(b.page).fill('https://app.example/second');
     await scope(b.page, 'email').check();
     await saveAsB(b, 'https://app.example/second');
+    await redirectUris(a.page).fill('https://app.example/callback\nhttps://app.example/third');
     await scope(a.page, 'student').check();
+    await scope(a.page, 'profile').uncheck();
     const notice = await saveAndMeetConflict(a.page);
 
-    const clash = notice.getByRole('listitem').filter({ hasText: 'Scopes' });
-    expect(await notice.getByText('You both changed this field.').count()).toBe(1);
-    expect((await clash.textContent())?.trim()).toBe('Scopes: theirs “openid, profile, email”, yours “openid, profile, student”');
-    // The form holds A's scopes where both changed them and B's redirect URIs, which A never touched.
+    // No clash to settle: the form holds B's list with A's edits applied to it.
+    expect(await notice.getByText('You both changed').count()).toBe(0);
+    expect(await redirectUris(a.page).inputValue()).toBe('https://app.example/second\nhttps://app.example/third');
+    expect(await scope(a.page, 'email').isChecked()).toBe(true);
     expect(await scope(a.page, 'student').isChecked()).toBe(true);
-    expect(await scope(a.page, 'email').isChecked()).toBe(false);
-    expect(await redirectUris(a.page).inputValue()).toBe('https://app.example/callback\nhttps://app.example/second');
-    // Nothing was overwritten behind the person's back.
+    expect(await scope(a.page, 'profile').isChecked()).toBe(false);
+    // Nothing was written behind the person's back.
     const meanwhile = await stored();
-    expect(meanwhile.scopeWhitelist).toEqual(['openid', 'profile', 'email']);
+    expect(meanwhile.redirectUris).toEqual(['https://app.example/second']);
     expect(meanwhile.clientVersion).toBe(client.clientVersion + 1);
     expect(await seriousAccessibilityProblems(a.page)).toEqual([]);
 
-    // Having seen the clash, A applies: A's scopes, B's redirect URIs.
+    const saved = a.page.waitForResponse((r) => r.url().endsWith('/revision') && r.request().method() === 'PUT');
     await notice.getByRole('button', { name: 'Apply my changes to the latest version' }).click();
+    expect((await saved).status()).toBe(200);
     await notice.waitFor({ state: 'detached' });
     await a.page.getByRole('button', { name: 'Edit configuration' }).waitFor();
     const result = await stored();
-    expect(result.scopeWhitelist).toEqual(['openid', 'profile', 'student']);
-    expect(result.redirectUris).toEqual(['https://app.example/callback', 'https://app.example/second']);
+    expect(result.redirectUris).toEqual(['https://app.example/second', 'https://app.example/third']);
+    expect(result.scopeWhitelist).toEqual(['openid', 'email', 'student']);
     expect(result.requirePkce).toBe(true);
     expect(result.clientVersion).toBe(client.clientVersion + 2);
     await closeAll(a, b);

@@ -92,6 +92,14 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       await check('client-new-secret-dialog');
       await page.getByRole('button', { name: 'I have stored the secret' }).click();
       await page.getByRole('alertdialog', { name: 'New client secret' }).waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'End all tokens' }).click();
+      await page.getByRole('alertdialog', { name: 'End every token of this client?' }).waitFor();
+      await check('client-end-tokens-dialog');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Delete client' }).click();
+      await page.getByRole('alertdialog', { name: 'Delete this client?' }).waitFor();
+      await check('client-delete-dialog');
+      await page.keyboard.press('Escape');
 
       await page.goto(server.consoleUrl(`${projectPath}/clients/${seeded.spa.clientId}`));
       await page.getByRole('heading', { level: 2, name: 'Storefront app' }).waitFor();
@@ -148,6 +156,45 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       await page.getByRole('dialog', { name: 'New user' }).waitFor();
       await check('admin-new-user-dialog');
       await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Edit olivia' }).click();
+      await page.getByRole('dialog', { name: 'Edit olivia' }).waitFor();
+      await check('admin-edit-user-dialog');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Reset second factors of olivia' }).click();
+      await page.getByRole('alertdialog', { name: 'Reset this person\'s second factors?' }).waitFor();
+      await check('admin-reset-factors-dialog');
+      await page.keyboard.press('Escape');
+      // The page behind a modal dialog takes no typing until the dialog is gone.
+      await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+      await page.getByLabel('Find people by account, name or email').fill('OLIV');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.getByRole('row', { name: /Mateo Maintainer/ }).waitFor({ state: 'detached' });
+      await check('admin-users-search');
+
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Security policy' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Security policy' }).waitFor();
+      await page.getByRole('radio', { name: /Nobody/ }).waitFor();
+      await check('admin-security-policy');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+      await page.getByRole('table', { name: /Administrators' audit log, page 1/ }).waitFor();
+      await check('admin-audit');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Identity providers' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Identity providers' }).waitFor();
+      await check('admin-identity-providers');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Assistant grants' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Assistant grants' }).waitFor();
+      await check('admin-assistant-grants');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My account' }).click();
+      await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
+      await check('my-account');
+      // My account's sections run past a phone's edge: the strip scrolls, with a shadow on the side where more wait.
+      const tabs = await page.getByRole('navigation', { name: 'Account sections' }).evaluate((nav) => ({
+        overflows: nav.scrollWidth > nav.clientWidth,
+        shadowed: getComputedStyle(nav).backgroundImage.includes('radial-gradient'),
+      }));
+      expect(tabs).toEqual({ overflows: viewport === PHONE, shadowed: true });
+      expect(await navigationFits(page), 'the navigation and the top bar fit').toEqual({ navLayout: viewport === PHONE ? 'one row' : 'one column', languageClipped: false, headerTooTall: false });
 
       // The dark colour scheme keeps its contrast too.
       await page.emulateMedia({ colorScheme: 'dark' });
@@ -164,6 +211,29 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
     }, 120_000);
   }
 });
+
+/** How the frame sits: the side menu's entries in one column, or on a phone one row; the language menu's text not cut; the top bar and navigation together at most 130 px high. */
+async function navigationFits(page: Page) {
+  return page.evaluate(() => {
+    const links = [...document.querySelectorAll<HTMLElement>('nav[aria-label="Main"] a')];
+    const tops = new Set(links.map((link) => Math.round(link.getBoundingClientRect().top)));
+    const lefts = new Set(links.map((link) => Math.round(link.getBoundingClientRect().left)));
+    const select = document.querySelector<HTMLSelectElement>('.topbar .language-select')!;
+    const style = getComputedStyle(select);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = style.font;
+    const textWidth = context.measureText(select.selectedOptions[0]!.text).width;
+    const header = document.querySelector<HTMLElement>('.topbar')!.getBoundingClientRect();
+    const nav = document.querySelector<HTMLElement>('nav[aria-label="Main"]')!.getBoundingClientRect();
+    const stacked = window.innerWidth < 1024;
+    return {
+      navLayout: tops.size === 1 ? 'one row' : lefts.size === 1 && tops.size === links.length ? 'one column' : 'wrapped',
+      // The text, its padding and the arrow (about 1.25rem) must fit in the box.
+      languageClipped: textWidth + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 16 > select.clientWidth,
+      headerTooTall: (stacked ? header.height + nav.height : header.height) > 130,
+    };
+  });
+}
 
 async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth));

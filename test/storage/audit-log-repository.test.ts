@@ -52,10 +52,12 @@ describe.each(TEST_ENGINES)('audit log repository on %s', (engine) => {
         at: 3_000,
         actorSubjectId: expect.any(String) as string,
         actorAccount: null,
+        actorDisplayName: null,
         surface: 'console',
         action: 'client.create',
         targetType: 'client',
         targetId: 'cli_1',
+        targetName: null,
         before: null,
         after: null,
         ip: null,
@@ -67,10 +69,12 @@ describe.each(TEST_ENGINES)('audit log repository on %s', (engine) => {
         at: 2_000,
         actorSubjectId: actor,
         actorAccount: 'Auditor',
+        actorDisplayName: 'A',
         surface: 'agent',
         action: 'project.update',
         targetType: 'project',
         targetId: projectId,
+        targetName: null,
         before: { name: 'Old' },
         after: { name: 'New', tags: ['x'] },
         ip: '192.0.2.1',
@@ -88,6 +92,33 @@ describe.each(TEST_ENGINES)('audit log repository on %s', (engine) => {
     await suite.store.repos.auditLog.append(aRecord(projectId, { at: 6_000, surface: 'mcp', viaClientId: 'cli_gone' }));
     const entries = await suite.store.repos.auditLog.listForProject(projectId, { limit: 10 });
     expect(entries.map((entry) => [entry.viaClientId, entry.viaClientName])).toEqual([['cli_gone', null], [documentAssistant, 'Doc Assistant']]);
+  });
+
+  it('names the people a trail points at as they are called now, and narrows to one action or one actor', async () => {
+    const projectId = aProject();
+    const [ada, bob] = [randomUUID(), randomUUID()];
+    for (const [subjectId, account, displayName] of [[ada, `ada-${ada.slice(0, 8)}`, 'Ada Lovelace'], [bob, `bob-${bob.slice(0, 8)}`, 'Bob Builder']] as const) {
+      await suite.store.repos.users.insert(
+        { subjectId, account, displayName, email: null, emailVerified: false, studentStatus: 'unknown', isAdmin: false, status: 'active', createdAt: 1, updatedAt: 1 },
+        'hash',
+      );
+    }
+    await suite.store.repos.auditLog.append(aRecord(projectId, { at: 1_000, actorSubjectId: ada, action: 'member.add', targetType: 'member', targetId: bob }));
+    await suite.store.repos.auditLog.append(aRecord(projectId, { at: 2_000, actorSubjectId: bob, action: 'user.update', targetType: 'user', targetId: ada }));
+    await suite.store.repos.auditLog.append(aRecord(projectId, { at: 3_000, actorSubjectId: ada, action: 'user.update', targetType: 'user', targetId: randomUUID() }));
+    const all = await suite.store.repos.auditLog.listForProject(projectId, { limit: 10 });
+    expect(all.map((e) => [e.actorDisplayName, e.action, e.targetName])).toEqual([
+      ['Ada Lovelace', 'user.update', null],
+      ['Bob Builder', 'user.update', 'Ada Lovelace'],
+      ['Ada Lovelace', 'member.add', 'Bob Builder'],
+    ]);
+    const byAction = await suite.store.repos.auditLog.listForProject(projectId, { limit: 10, action: 'user.update' });
+    expect(byAction.map((e) => e.at)).toEqual([3_000, 2_000]);
+    const byAda = await suite.store.repos.auditLog.listForProject(projectId, { limit: 10, actorSubjectId: ada });
+    expect(byAda.map((e) => e.at)).toEqual([3_000, 1_000]);
+    const both = await suite.store.repos.auditLog.listForProject(projectId, { limit: 1, action: 'user.update', actorSubjectId: ada, before: { at: 3_500 } });
+    expect(both.map((e) => e.at)).toEqual([3_000]);
+    expect(await suite.store.repos.auditLog.listForProject(projectId, { limit: 10, actorSubjectId: 'nobody\u0000' })).toEqual([]);
   });
 
   it('lists newest first, at most limit entries, and only the project\'s own', async () => {

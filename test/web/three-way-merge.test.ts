@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Client } from '../../web/src/api/types.ts';
-import { bodyFromDraft, draftFromClient } from '../../web/src/client-config.ts';
-import { sameValue, threeWayMerge } from '../../web/src/three-way-merge.ts';
+import { bodyFromDraft, configListFields, draftFromClient } from '../../web/src/client-config.ts';
+import { mergeList, sameValue, threeWayMerge } from '../../web/src/three-way-merge.ts';
 
 describe('threeWayMerge', () => {
   const base = { name: 'Shop', description: 'old', tags: ['a'] };
@@ -96,5 +96,67 @@ describe('merging a client configuration draft', () => {
     const { merged, conflicts } = threeWayMerge(draftFromClient(client), mine, draftFromClient(theirs), bodyFromDraft);
     expect(conflicts).toEqual(['scopeWhitelist']);
     expect(bodyFromDraft(merged)).toEqual({ redirectUris: ['https://app.example/moved'], postLogoutRedirectUris: [], scopeWhitelist: ['openid', 'profile', 'student'], requirePkce: true });
+  });
+});
+
+describe('mergeList: both changed a list', () => {
+  test('both added: the latest list in its order, then my additions', () => {
+    expect(mergeList(['a'], ['a', 'mine'], ['a', 'theirs'])).toEqual(['a', 'theirs', 'mine']);
+  });
+
+  test('what either side removed stays removed; an addition both made appears once', () => {
+    expect(mergeList(['a', 'b', 'c'], ['a', 'c', 'both', 'mine'], ['b', 'c', 'both'])).toEqual(['c', 'both', 'mine']);
+  });
+
+  test('the latest order is kept, my reordering is not an edit of it', () => {
+    expect(mergeList(['a', 'b'], ['b', 'a', 'x'], ['b', 'a', 'y'])).toEqual(['b', 'a', 'y', 'x']);
+  });
+
+  const items = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), { maxLength: 6 });
+  test('nobody\'s addition is lost, nothing removed comes back, nothing repeats', () => {
+    fc.assert(
+      fc.property(items, items, items, (base, mine, theirs) => {
+        const merged = mergeList(base, mine, theirs);
+        expect(new Set(merged).size).toBe(merged.length);
+        for (const item of [...mine, ...theirs]) if (!base.includes(item)) expect(merged).toContain(item);
+        for (const item of base) if (!mine.includes(item) || !theirs.includes(item)) expect(merged).not.toContain(item);
+        for (const item of merged) expect(mine.includes(item) || theirs.includes(item)).toBe(true);
+        // The latest list's survivors come first, in its order.
+        const survivors = theirs.filter((item) => merged.includes(item));
+        expect(merged.slice(0, survivors.length)).toEqual(survivors);
+      }),
+    );
+  });
+});
+
+describe('merging a client configuration draft, list by list', () => {
+  const client = {
+    redirectUris: ['https://app.example/callback'],
+    postLogoutRedirectUris: ['https://app.example/bye'],
+    scopeWhitelist: ['openid', 'profile'],
+    requirePkce: true,
+  } as unknown as Client;
+
+  test('both added a redirect URI: both are kept, theirs first; a scope each added and one I removed: no clash', () => {
+    const theirs = { ...client, redirectUris: [...client.redirectUris, 'https://app.example/theirs'], scopeWhitelist: ['openid', 'profile', 'email'] } as Client;
+    const mine = { ...draftFromClient(client), redirectUris: 'https://app.example/callback\nhttps://app.example/mine', scopeWhitelist: ['openid', 'student'] as Client['scopeWhitelist'] };
+    const { merged, conflicts } = threeWayMerge(draftFromClient(client), mine, draftFromClient(theirs), bodyFromDraft, configListFields);
+    expect(conflicts).toEqual([]);
+    expect(merged.redirectUris).toBe('https://app.example/callback\nhttps://app.example/theirs\nhttps://app.example/mine');
+    expect(bodyFromDraft(merged)).toEqual({
+      redirectUris: ['https://app.example/callback', 'https://app.example/theirs', 'https://app.example/mine'],
+      postLogoutRedirectUris: ['https://app.example/bye'],
+      scopeWhitelist: ['openid', 'email', 'student'],
+      requirePkce: true,
+    });
+  });
+
+  test('a URI they removed does not come back though my draft still holds it; one I removed stays removed', () => {
+    const theirs = { ...client, redirectUris: ['https://app.example/new'], postLogoutRedirectUris: ['https://app.example/bye', 'https://app.example/theirs-bye'] } as Client;
+    const mine = { ...draftFromClient(client), redirectUris: 'https://app.example/callback\nhttps://app.example/mine', postLogoutRedirectUris: 'https://app.example/mine-bye' };
+    const { merged, conflicts } = threeWayMerge(draftFromClient(client), mine, draftFromClient(theirs), bodyFromDraft, configListFields);
+    expect(conflicts).toEqual([]);
+    expect(bodyFromDraft(merged).redirectUris).toEqual(['https://app.example/new', 'https://app.example/mine']);
+    expect(bodyFromDraft(merged).postLogoutRedirectUris).toEqual(['https://app.example/theirs-bye', 'https://app.example/mine-bye']);
   });
 });

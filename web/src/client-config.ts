@@ -2,6 +2,7 @@ import { configurationProblems, redirectUriProblem } from '../../src/domain/clie
 import { CLIENT_LIMITS, SCOPES, type ClientType, type Scope } from '../../src/domain/clients.ts';
 import { invisibleFormattingProblem } from '../../src/domain/text-rules.ts';
 import type { Client } from './api/types.ts';
+import type { ListFields } from './three-way-merge.ts';
 
 /** The OIDC configuration as the form holds it: URIs one per line. */
 export interface ConfigDraft {
@@ -41,6 +42,13 @@ export function bodyFromDraft(draft: ConfigDraft): ClientConfigBody {
     requirePkce: draft.requirePkce,
   };
 }
+
+/** After a version conflict, each person's additions and removals of URIs and scopes are combined (three-way-merge.ts). */
+export const configListFields: ListFields<ConfigDraft> = {
+  redirectUris: (items) => (items as string[]).join('\n'),
+  postLogoutRedirectUris: (items) => (items as string[]).join('\n'),
+  scopeWhitelist: (items) => items as Scope[],
+};
 
 /** A draft made valid for a type: spa and native clients always require PKCE; a spa never has offline_access. */
 export function fitDraftToType(draft: ConfigDraft, clientType: ClientType): ConfigDraft {

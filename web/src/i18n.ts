@@ -26,6 +26,12 @@ export function t(key: MessageKey, params?: MessageParams): string {
   return interpolate(CATALOGUES[locale][key], params);
 }
 
+/** The text of a key built at run time (an audit action's name...), or undefined when the catalogue has none. */
+export function tIfKnown(key: string, params?: MessageParams): string | undefined {
+  const catalogue = CATALOGUES[locale] as Record<string, string>;
+  return Object.hasOwn(catalogue, key) ? interpolate(catalogue[key]!, params) : undefined;
+}
+
 /** The text of `key` with elements in its placeholders (`{time}` -> <Time>), as children for JSX. */
 export function tWith(key: MessageKey, values: Record<string, ComponentChildren>): ComponentChildren[] {
   return CATALOGUES[locale][key].split(/(\{\w+\})/).map((part) => {

@@ -1,7 +1,9 @@
 import type { SessionUser } from './api/types.ts';
 import { AccountLayout, accountSectionFor } from './pages/account-layout.tsx';
 import { AdminAssistantGrantsPage } from './pages/admin-assistant-grants-page.tsx';
+import { AdminAuditPage } from './pages/admin-audit-page.tsx';
 import { AdminIdentityProvidersPage } from './pages/admin-identity-providers-page.tsx';
+import { AdminSettingsPage } from './pages/admin-settings-page.tsx';
 import { AdminUsersPage } from './pages/admin-users-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
 import { ProjectLayout, type ProjectTab } from './pages/project-layout.tsx';
@@ -26,6 +28,8 @@ export function routeFor(path: string, user: SessionUser) {
   if (path === '/admin/users') return user.isAdmin ? <AdminUsersPage /> : <NotFoundPage />;
   if (path === '/admin/assistant-grants') return user.isAdmin ? <AdminAssistantGrantsPage /> : <NotFoundPage />;
   if (path === '/admin/identity-providers') return user.isAdmin ? <AdminIdentityProvidersPage /> : <NotFoundPage />;
+  if (path === '/admin/settings') return user.isAdmin ? <AdminSettingsPage /> : <NotFoundPage />;
+  if (path === '/admin/audit') return user.isAdmin ? <AdminAuditPage /> : <NotFoundPage />;
   for (const [pattern, tab] of projectRoutes) {
     const params = matchPath(pattern, path);
     if (params?.projectId) {

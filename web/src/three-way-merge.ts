@@ -18,18 +18,46 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * A list both sides changed, merged as each side's edits: the latest list (`theirs`, in its order) without what
+ * I removed from `base`, then what I added, appended in my order. Nobody's addition is lost and nothing either
+ * side removed comes back.
+ */
+export function mergeList<V>(base: readonly V[], mine: readonly V[], theirs: readonly V[]): V[] {
+  const within = (list: readonly V[], item: V) => list.some((other) => sameValue(other, item));
+  const removedByMe = base.filter((item) => !within(mine, item));
+  const merged = theirs.filter((item) => !within(removedByMe, item));
+  for (const item of mine) if (!within(base, item) && !within(merged, item)) merged.push(item);
+  return merged;
+}
+
+/** For each list field: turns its merged comparable items back into the record's own form (e.g. URI lines). */
+export type ListFields<T> = { [K in keyof T]?: (items: unknown[]) => T[K] };
+
+/**
  * Field-by-field three-way merge of an edit (`mine`) made from `base` onto a newer version
  * (`theirs`). A field I left alone takes theirs, so a change someone else made is never reverted;
  * a field only I changed keeps mine. `comparable` maps a record to the values that count (e.g. URI
- * lines trimmed), so a change that means nothing is not taken for an edit.
+ * lines trimmed), so a change that means nothing is not taken for an edit. A field named in `lists` (whose
+ * comparable values are arrays) that both changed is no conflict: the two edits are combined by `mergeList`.
  */
-export function threeWayMerge<T extends object>(base: T, mine: T, theirs: T, comparable: (record: T) => Record<keyof T, unknown> = (record) => record): MergeResult<T> {
+export function threeWayMerge<T extends object>(
+  base: T,
+  mine: T,
+  theirs: T,
+  comparable: (record: T) => Record<keyof T, unknown> = (record) => record,
+  lists: ListFields<T> = {},
+): MergeResult<T> {
   const [b, m, t] = [comparable(base), comparable(mine), comparable(theirs)];
   const merged = { ...mine };
   const conflicts: (keyof T & string)[] = [];
   for (const key of Object.keys(mine) as (keyof T & string)[]) {
     if (sameValue(m[key], b[key])) merged[key] = theirs[key];
-    else if (!sameValue(t[key], b[key]) && !sameValue(t[key], m[key])) conflicts.push(key);
+    else if (!sameValue(t[key], b[key]) && !sameValue(t[key], m[key])) {
+      const fromItems = lists[key];
+      const [baseItems, myItems, theirItems] = [b[key], m[key], t[key]];
+      if (fromItems && Array.isArray(baseItems) && Array.isArray(myItems) && Array.isArray(theirItems)) merged[key] = fromItems(mergeList(baseItems, myItems, theirItems));
+      else conflicts.push(key);
+    }
   }
   return { merged, conflicts };
 }

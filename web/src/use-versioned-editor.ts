@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from './api/client.ts';
 import { describeChanges, formatValue, type Change, type FieldSpec } from './changes.ts';
-import { threeWayMerge } from './three-way-merge.ts';
+import { threeWayMerge, type ListFields } from './three-way-merge.ts';
 import { toApiError } from './use-resource.ts';
 import { t } from './i18n.ts';
 
@@ -12,6 +12,8 @@ interface EditorOptions<R, D extends object> {
   toDraft: (resource: R) => D;
   /** The draft as the values it would save, for telling which fields the person changed; the draft itself when omitted. */
   comparable?: (draft: D) => Record<keyof D, unknown>;
+  /** List fields that, when both sides changed them, take both sides' additions and removals (see `mergeList`) instead of clashing. */
+  listFields?: ListFields<D>;
   /** Sends the draft with the version of `base`; returns the saved resource. */
   save: (draft: D, base: R) => Promise<R>;
   fetchLatest: () => Promise<R>;
@@ -103,7 +105,7 @@ export function useVersionedEditor<R, D extends object>(options: EditorOptions<R
   const mergeOnto = (from: R, latest: R) => {
     const comparable = options.comparable ?? ((record: D) => record as Record<keyof D, unknown>);
     const theirs = toDraft(latest);
-    const { merged, conflicts } = threeWayMerge(toDraft(from), draft, theirs, comparable);
+    const { merged, conflicts } = threeWayMerge(toDraft(from), draft, theirs, comparable, options.listFields);
     const clashes = conflicts.map((key) => {
       const field = options.ownFields.find((own) => (own.key as string) === key);
       const format = field?.format ?? formatValue;

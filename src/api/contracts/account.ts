@@ -57,6 +57,7 @@ export const factorJson = z
     factorId: z.string(),
     type: z.enum(['totp', 'passkey', 'recovery_codes']),
     name: z.string(),
+    unusedCodes: z.number().int().min(0).optional().meta({ description: 'Recovery codes only: how many are still unused.' }),
     createdAt: timestamp,
     lastUsedAt: timestamp.nullable(),
   })

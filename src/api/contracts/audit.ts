@@ -18,6 +18,13 @@ export const auditLogQuery = z.object({
     })
     .optional()
     .meta({ description: `${AUDIT_BEFORE[0]!.toUpperCase()}${AUDIT_BEFORE.slice(1)}` }),
+  action: z
+    .string()
+    .regex(/^[a-z_]+(\.[a-z_]+)*$/, 'must be an action name such as client.revise')
+    .max(100, 'must be at most 100 characters')
+    .optional()
+    .meta({ description: 'Only entries of this action (exact), e.g. `client.revise`.' }),
+  actorSubjectId: z.string().min(1).max(200).optional().meta({ description: 'Only entries made by this person (their `subjectId`).' }),
 });
 
 export const auditLogJson = z
@@ -26,10 +33,12 @@ export const auditLogJson = z
     at: timestamp,
     actorSubjectId: z.string().nullable().meta({ description: 'Who made the change; null for the system or the command line.' }),
     actorAccount: z.string().nullable().meta({ description: 'The account name of `actorSubjectId` as it is now; null when there is none.' }),
+    actorDisplayName: z.string().nullable().meta({ description: 'The display name of `actorSubjectId` as it is now; null when there is none.' }),
     surface: z.enum(SURFACES).meta({ description: 'Where the change came from: the console, the Agent API, the MCP server, the command line or Sesame itself.' }),
     action: z.string().meta({ examples: ['client.revise'] }),
     targetType: z.string(),
     targetId: z.string(),
+    targetName: z.string().nullable().meta({ description: 'What the target is called now: a person\'s display name, a client\'s or a project\'s name; null when it is gone or has none.' }),
     before: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields before the change; never a secret. Times in it are ISO-8601 text like everywhere else.' }),
     after: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The changed fields after the change; never a secret. Times in it are ISO-8601 text like everywhere else.' }),
     ip: z.string().nullable().meta({
@@ -65,10 +74,12 @@ export const presentAuditLog = (entry: AuditLogEntry): z.infer<typeof auditLogJs
   at: toIso(entry.at),
   actorSubjectId: entry.actorSubjectId,
   actorAccount: entry.actorAccount,
+  actorDisplayName: entry.actorDisplayName,
   surface: entry.surface,
   action: entry.action,
   targetType: entry.targetType,
   targetId: entry.targetId,
+  targetName: entry.targetName,
   before: isoTimes(entry.before),
   after: isoTimes(entry.after),
   ip: entry.ip,

@@ -3,8 +3,10 @@ import { accountNameProblem, ACCOUNT_NAME_RULE, DISPLAY_NAME_MAX_LENGTH, display
 import { STUDENT_STATUSES } from '../../domain/clients.ts';
 import { PASSWORD_RULES, passwordProblem } from '../../domain/passwords.ts';
 import { USER_STATUSES } from '../../domain/statuses.ts';
+import { USER_PAGE } from '../../domain/limits.ts';
 import type { User } from '../../domain/accounts.ts';
-import { readableText, timestamp, toIso } from './common.ts';
+import type { UserPosition } from '../../storage/repositories/user-repository.ts';
+import { pageLimitQuery, readableText, timestamp, toIso } from './common.ts';
 
 export const lookupQuery = z.object({ account: z.string().min(1).max(256).meta({ description: 'The exact account name (case-insensitive); no partial matches.' }) });
 
@@ -43,7 +45,37 @@ export const presentAdminUser = (user: User, groups: readonly string[]): z.infer
   updatedAt: toIso(user.updatedAt),
 });
 
-export const userListResponse = z.object({ users: z.array(adminUserJson) });
+// The cursor is the last person's creation time and subjectId, base64url-encoded: opaque to callers, a page
+// boundary that stays put when people are added meanwhile.
+const USER_CURSOR = /^([0-9]{1,16})\.([0-9A-Za-z_-]{1,200})$/;
+export const encodeUserCursor = (position: UserPosition) => Buffer.from(`${position.createdAt}.${position.subjectId}`).toString('base64url');
+const decodeUserCursor = (value: string): UserPosition | undefined => {
+  const match = /^[0-9A-Za-z_-]{1,400}$/.test(value) ? USER_CURSOR.exec(Buffer.from(value, 'base64url').toString()) : null;
+  return match ? { createdAt: Number(match[1]), subjectId: match[2]! } : undefined;
+};
+
+export const userListQuery = z.object({
+  query: z
+    .string()
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .meta({ description: 'Only people whose account, display name or email contains this text (case-insensitive); empty or absent lists everyone.' }),
+  limit: pageLimitQuery(USER_PAGE, 'people'),
+  before: z
+    .string()
+    .transform((value, context) => {
+      const position = decodeUserCursor(value);
+      if (!position) context.addIssue({ code: 'custom', message: 'must be the nextBefore of the page you have' });
+      return position ?? z.NEVER;
+    })
+    .optional()
+    .meta({ description: 'Where the next page starts: the `nextBefore` of the page you have (an opaque cursor).' }),
+});
+
+export const userListResponse = z.object({
+  users: z.array(adminUserJson),
+  nextBefore: z.string().nullable().meta({ description: 'Pass as `before` (with the same `query`) for the next page; null on the last page.' }),
+});
 export const userResponse = z.object({ user: adminUserJson });
 export const subjectParams = z.object({ subjectId: z.string() });
 

@@ -11,7 +11,7 @@ export const listAuditLogs = defineOperation({
   path: '/projects/:projectId/audit-logs',
   tag: 'Audit',
   summary: 'Read a project\'s audit trail',
-  description: 'Who changed what in the project, newest first; any member may read it. Page with `before` set to the `auditId` of the last entry you have.',
+  description: 'Who changed what in the project, newest first; any member may read it. Page with `before` set to the `auditId` of the last entry you have; `action` and `actorSubjectId` narrow it to one action or one person.',
   access: 'session',
   params: projectIdParams,
   query: auditLogQuery,
@@ -21,6 +21,8 @@ export const listAuditLogs = defineOperation({
     const entries = await services.audit.listAuditLogs(actor, params.projectId, {
       limit: query.limit,
       before: beforeOf(query.before),
+      action: query.action,
+      actorSubjectId: query.actorSubjectId,
     });
     return { auditLogs: entries.map(presentAuditLog) };
   },
@@ -34,7 +36,7 @@ export const listAdminAuditLogs = defineOperation({
   summary: 'Read the administrators\' audit trail',
   description:
     'Every change outside projects, newest first: people created, changed, disabled or given a password, sign-ins and sign-outs, settings, signing keys, deleted projects. ' +
-    'Administrators only. Page with `before` set to the `auditId` of the last entry you have.',
+    'Administrators only. Page with `before` set to the `auditId` of the last entry you have; `action` and `actorSubjectId` narrow it to one action or one person.',
   access: 'session',
   query: auditLogQuery,
   response: {
@@ -45,7 +47,7 @@ export const listAdminAuditLogs = defineOperation({
   },
   errors: ['invalid_request', 'forbidden'],
   async handle({ services, actor, query }) {
-    const entries = await services.audit.listAdminAuditLogs(actor, { limit: query.limit, before: beforeOf(query.before) });
+    const entries = await services.audit.listAdminAuditLogs(actor, { limit: query.limit, before: beforeOf(query.before), action: query.action, actorSubjectId: query.actorSubjectId });
     return { auditLogs: entries.map(presentAuditLog) };
   },
 });

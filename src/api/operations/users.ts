@@ -1,3 +1,4 @@
+import { USER_PAGE } from '../../domain/limits.ts';
 import { exampleTime, exampleUser } from '../contracts/examples.ts';
 import { toIso } from '../contracts/common.ts';
 import {
@@ -8,8 +9,10 @@ import {
   presentAdminUser,
   presentUserSummary,
   setPasswordRequest,
+  encodeUserCursor,
   subjectParams,
   updateUserRequest,
+  userListQuery,
   userListResponse,
   userResponse,
 } from '../contracts/users.ts';
@@ -40,15 +43,19 @@ export const listUsers = defineOperation({
   method: 'GET',
   path: '/admin/users',
   tag: adminTag,
-  summary: 'List all users (administrators)',
-  description: 'Every account of the instance. Administrators only.',
+  summary: 'List and search users (administrators)',
+  description:
+    'The accounts of the instance, newest first (by `createdAt`, ties by `subjectId`), a page at a time. ' +
+    '`query` keeps the people whose account, display name or email contains it, case-insensitively. ' +
+    'Page with `before` set to the `nextBefore` of the page you have (and the same `query`); `nextBefore` is null on the last page. Administrators only.',
   access: 'session',
-  response: { status: 200, description: 'The users, by account name.', schema: userListResponse, example: { users: [exampleUser] } },
-  errors: ['forbidden'],
-  async handle({ services, actor }) {
-    const users = await services.users.listUsers(actor);
-    const groups = await services.groups.groupNamesOfPeople(actor, users.map((user) => user.subjectId));
-    return { users: users.map((user) => presentAdminUser(user, groups.get(user.subjectId) ?? [])) };
+  query: userListQuery,
+  response: { status: 200, description: 'A page of users, newest first.', schema: userListResponse, example: { users: [exampleUser], nextBefore: null } },
+  errors: ['invalid_request', 'forbidden'],
+  async handle({ services, actor, query }) {
+    const page = await services.users.searchUsers(actor, { query: query.query?.trim() || undefined, limit: query.limit ?? USER_PAGE.defaultLimit, before: query.before });
+    const groups = await services.groups.groupNamesOfPeople(actor, page.users.map((user) => user.subjectId));
+    return { users: page.users.map((user) => presentAdminUser(user, groups.get(user.subjectId) ?? [])), nextBefore: page.next ? encodeUserCursor(page.next) : null };
   },
 });
 

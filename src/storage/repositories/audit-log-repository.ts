@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { newAuditId } from '../../domain/ids.ts';
 import type { Surface } from '../../domain/actor.ts';
 import type { AuditLogEntry } from '../../domain/views.ts';
@@ -36,6 +37,10 @@ export interface AuditPage {
   limit: number;
   /** Entries strictly older than this time (epoch ms), or strictly after this position in newest-first order. */
   before?: { at: number } | { position: AuditPosition } | undefined;
+  /** Only entries of this action (exact). */
+  action?: string | undefined;
+  /** Only entries made by this person. */
+  actorSubjectId?: string | undefined;
 }
 
 export interface AuditLogRepository {
@@ -48,12 +53,22 @@ export interface AuditLogRepository {
 
 const parseJson = (text: string | null): Record<string, unknown> | null => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
 
-function toAuditLogEntry(row: AuditLogRow & { actor_account: string | null; via_client_display_name: string | null }): AuditLogEntry {
+type AuditLogReadRow = AuditLogRow & {
+  actor_account: string | null;
+  actor_display_name: string | null;
+  via_client_display_name: string | null;
+  target_user_name: string | null;
+  target_client_name: string | null;
+  target_project_name: string | null;
+};
+
+function toAuditLogEntry(row: AuditLogReadRow): AuditLogEntry {
   return {
     auditId: row.audit_id,
     at: row.at,
     actorSubjectId: row.actor_subject_id,
     actorAccount: row.actor_account,
+    actorDisplayName: row.actor_display_name,
     surface: row.surface,
     action: row.action,
     targetType: row.target_type,
@@ -63,6 +78,7 @@ function toAuditLogEntry(row: AuditLogRow & { actor_account: string | null; via_
     ip: row.ip,
     viaClientId: row.via_client_id,
     viaClientName: row.via_client_id === null ? null : (row.via_client_name ?? row.via_client_display_name),
+    targetName: row.target_user_name ?? row.target_client_name ?? row.target_project_name,
   };
 }
 
@@ -94,9 +110,21 @@ export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (
       .selectFrom('audit_log')
       .leftJoin('users', 'users.subject_id', 'audit_log.actor_subject_id')
       .leftJoin('clients', 'clients.client_id', 'audit_log.via_client_id')
+      .leftJoin('users as target_user', (join) => join.onRef('target_user.subject_id', '=', 'audit_log.target_id').on('audit_log.target_type', 'in', ['user', 'member']))
+      .leftJoin('clients as target_client', (join) => join.onRef('target_client.client_id', '=', 'audit_log.target_id').on('audit_log.target_type', '=', 'client'))
+      .leftJoin('projects as target_project', (join) => join.onRef('target_project.project_id', '=', 'audit_log.target_id').on('audit_log.target_type', '=', 'project'))
       .selectAll('audit_log')
-      .select(['users.account as actor_account', 'clients.display_name as via_client_display_name'])
+      .select([
+        'users.account as actor_account',
+        'users.display_name as actor_display_name',
+        'clients.display_name as via_client_display_name',
+        'target_user.display_name as target_user_name',
+        'target_client.display_name as target_client_name',
+        'target_project.name as target_project_name',
+      ])
       .where('audit_log.project_id', projectId === null ? 'is' : '=', projectId);
+    if (page.action !== undefined) select = isStorableText(page.action) ? select.where('audit_log.action', '=', page.action) : select.where(sql.lit(false));
+    if (page.actorSubjectId !== undefined) select = isStorableText(page.actorSubjectId) ? select.where('audit_log.actor_subject_id', '=', page.actorSubjectId) : select.where(sql.lit(false));
     const before = page.before;
     if (before && 'at' in before) select = select.where('audit_log.at', '<', before.at);
     if (before && 'position' in before) {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { normalizeAccount, type User } from '../../domain/accounts.ts';
 import { precompile } from '../precompiled-query.ts';
 import type { UserRow } from '../schema.ts';
@@ -19,6 +20,11 @@ export interface UserRepository {
   findCredentialsByAccount(account: string): Promise<UserCredentials | undefined>;
   /** Every user, by account name. */
   list(): Promise<User[]>;
+  /**
+   * A page of people, newest first (`createdAt`, ties by `subjectId`, both descending), optionally only those whose
+   * account, display name or email contains `query` (case-insensitive), strictly after the `before` position.
+   */
+  search(page: UserSearchPage): Promise<User[]>;
   /** The first-created administrator who is still active (ties by subjectId): the owner of what start-up imports. */
   findOldestActiveAdmin(): Promise<User | undefined>;
   count(): Promise<number>;
@@ -32,6 +38,21 @@ export interface UserRepository {
   /** Whether the person can sign in with a local password (an invited or provisioned person has none). */
   hasPassword(subjectId: string): Promise<boolean>;
 }
+
+/** Where a page of people ends: the last person's creation time and subjectId. */
+export interface UserPosition {
+  createdAt: number;
+  subjectId: string;
+}
+
+export interface UserSearchPage {
+  query?: string | undefined;
+  limit: number;
+  before?: UserPosition | undefined;
+}
+
+/** A LIKE pattern that matches `text` anywhere, its own `%`, `_` and `\\` taken literally. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
 export function toUser(row: UserRow): User {
   return {
@@ -97,6 +118,23 @@ export const userRepository: RepositoryFactory<UserRepository> = (db) => {
 
       async list() {
         const rows = await executor.selectFrom('users').selectAll().orderBy('account_normalized').execute();
+        return rows.map(toUser);
+      },
+
+      async search(page) {
+        let select = executor.selectFrom('users').selectAll();
+        if (page.query) {
+          if (!isStorableText(page.query)) return [];
+          const pattern = containsPattern(page.query.toLowerCase());
+          const contains = (column: 'account_normalized' | 'display_name' | 'email') => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+          select = select.where((eb) => eb.or([contains('account_normalized'), contains('display_name'), contains('email')]));
+        }
+        if (page.before) {
+          const { createdAt, subjectId } = page.before;
+          if (!isStorableText(subjectId)) return [];
+          select = select.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('subject_id', '<', subjectId)])]));
+        }
+        const rows = await select.orderBy('created_at', 'desc').orderBy('subject_id', 'desc').limit(page.limit).execute();
         return rows.map(toUser);
       },
 

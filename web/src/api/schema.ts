@@ -445,7 +445,7 @@ export interface paths {
         };
         /**
          * Read a project's audit trail
-         * @description Who changed what in the project, newest first; any member may read it. Page with `before` set to the `auditId` of the last entry you have.
+         * @description Who changed what in the project, newest first; any member may read it. Page with `before` set to the `auditId` of the last entry you have; `action` and `actorSubjectId` narrow it to one action or one person.
          */
         get: operations["listAuditLogs"];
         put?: never;
@@ -484,8 +484,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List all users (administrators)
-         * @description Every account of the instance. Administrators only.
+         * List and search users (administrators)
+         * @description The accounts of the instance, newest first (by `createdAt`, ties by `subjectId`), a page at a time. `query` keeps the people whose account, display name or email contains it, case-insensitively. Page with `before` set to the `nextBefore` of the page you have (and the same `query`); `nextBefore` is null on the last page. Administrators only.
          */
         get: operations["listUsers"];
         put?: never;
@@ -593,7 +593,7 @@ export interface paths {
         };
         /**
          * Read the administrators' audit trail
-         * @description Every change outside projects, newest first: people created, changed, disabled or given a password, sign-ins and sign-outs, settings, signing keys, deleted projects. Administrators only. Page with `before` set to the `auditId` of the last entry you have.
+         * @description Every change outside projects, newest first: people created, changed, disabled or given a password, sign-ins and sign-outs, settings, signing keys, deleted projects. Administrators only. Page with `before` set to the `auditId` of the last entry you have; `action` and `actorSubjectId` narrow it to one action or one person.
          */
         get: operations["listAdminAuditLogs"];
         put?: never;
@@ -1279,6 +1279,8 @@ export interface components {
             actorSubjectId: string | null;
             /** @description The account name of `actorSubjectId` as it is now; null when there is none. */
             actorAccount: string | null;
+            /** @description The display name of `actorSubjectId` as it is now; null when there is none. */
+            actorDisplayName: string | null;
             /**
              * @description Where the change came from: the console, the Agent API, the MCP server, the command line or Sesame itself.
              * @enum {string}
@@ -1288,6 +1290,8 @@ export interface components {
             action: string;
             targetType: string;
             targetId: string;
+            /** @description What the target is called now: a person's display name, a client's or a project's name; null when it is gone or has none. */
+            targetName: string | null;
             /** @description The changed fields before the change; never a secret. Times in it are ISO-8601 text like everywhere else. */
             before: {
                 [key: string]: unknown;
@@ -1486,6 +1490,8 @@ export interface components {
             /** @enum {string} */
             type: "totp" | "passkey" | "recovery_codes";
             name: string;
+            /** @description Recovery codes only: how many are still unused. */
+            unusedCodes?: number;
             /**
              * Format: date-time
              * @description ISO-8601 time in UTC
@@ -5869,6 +5875,10 @@ export interface operations {
                 limit?: string;
                 /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
+                /** @description Only entries of this action (exact), e.g. `client.revise`. */
+                action?: string;
+                /** @description Only entries made by this person (their `subjectId`). */
+                actorSubjectId?: string;
             };
             header?: never;
             path: {
@@ -5893,10 +5903,12 @@ export interface operations {
                      *           "at": "2026-11-21T10:15:00.000Z",
                      *           "actorSubjectId": "0b7e6c1a-2f3d-4e5a-8b9c-1d2e3f4a5b6c",
                      *           "actorAccount": "alice",
+                     *           "actorDisplayName": "Alice Admin",
                      *           "surface": "agent",
                      *           "action": "client.revise",
                      *           "targetType": "client",
                      *           "targetId": "cli_Q8mZ3vK1xP7rT2nB5cLd",
+                     *           "targetName": "Course portal",
                      *           "before": {
                      *             "redirectUris": [
                      *               "https://portal.example.com/callback"
@@ -6120,14 +6132,21 @@ export interface operations {
     };
     listUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only people whose account, display name or email contains this text (case-insensitive); empty or absent lists everyone. */
+                query?: string;
+                /** @description How many people, newest first: 1-200, default 50. */
+                limit?: string;
+                /** @description Where the next page starts: the `nextBefore` of the page you have (an opaque cursor). */
+                before?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The users, by account name. */
+            /** @description A page of users, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6151,12 +6170,27 @@ export interface operations {
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextBefore": null
                      *     }
                      */
                     "application/json": {
                         users: components["schemas"]["User"][];
+                        /** @description Pass as `before` (with the same `query`) for the next page; null on the last page. */
+                        nextBefore: string | null;
                     };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
                 };
             };
             /** @description Not signed in: `login_required` (each example says what it means and what to do). */
@@ -7040,6 +7074,10 @@ export interface operations {
                 limit?: string;
                 /** @description Where the next page starts: the `auditId` of the last entry you have (the way to page: entries written in the same millisecond are neither skipped nor repeated), or an ISO-8601 time (only entries strictly older than it). */
                 before?: string;
+                /** @description Only entries of this action (exact), e.g. `client.revise`. */
+                action?: string;
+                /** @description Only entries made by this person (their `subjectId`). */
+                actorSubjectId?: string;
             };
             header?: never;
             path?: never;
@@ -7061,10 +7099,12 @@ export interface operations {
                      *           "at": "2026-11-21T10:15:00.000Z",
                      *           "actorSubjectId": "0b7e6c1a-2f3d-4e5a-8b9c-1d2e3f4a5b6c",
                      *           "actorAccount": "alice",
+                     *           "actorDisplayName": "Alice Admin",
                      *           "surface": "agent",
                      *           "action": "user.update",
                      *           "targetType": "user",
                      *           "targetId": "6f1c2d8e-3b4a-4c5d-9e6f-7a8b9c0d1e2f",
+                     *           "targetName": "Course portal",
                      *           "before": {
                      *             "status": "active"
                      *           },

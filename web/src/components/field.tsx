@@ -51,6 +51,8 @@ interface CommonProps {
   autoCapitalize?: 'none' | 'off' | 'on' | 'sentences' | 'words' | 'characters';
   spellcheck?: boolean;
   class?: string;
+  /** The id of a <datalist> of suggestions. */
+  list?: string;
 }
 
 export function TextField({ label, hint, error, value, onValue, type = 'text', ...rest }: CommonProps & { type?: 'text' | 'password' | 'email' }) {

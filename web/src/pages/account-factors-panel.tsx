@@ -14,6 +14,7 @@ import { AddPasskeyDialog } from './add-passkey-dialog.tsx';
 import { RecoveryCodesDialog } from './recovery-codes-dialog.tsx';
 import { RemoveFactorDialog } from './remove-factor-dialog.tsx';
 import { t } from '../i18n.ts';
+import { factorName } from '../factor-name.ts';
 
 /** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
@@ -183,7 +184,7 @@ export function AccountFactorsPanel() {
             {list.map((factor) => (
               <tr key={factor.factorId}>
                 <th scope="row" data-label={TEXT.name}>
-                  {factor.name}
+                  {factorName(factor)}
                 </th>
                 <td data-label={TEXT.type}>
                   <Badge tone={factor.type === 'recovery_codes' ? 'neutral' : 'success'}>{TEXT.types[factor.type]}</Badge>
@@ -201,7 +202,7 @@ export function AccountFactorsPanel() {
                         {TEXT.newCodesLabel}
                       </button>
                     )}
-                    <button type="button" class="button button-small" onClick={() => setRemoving(factor)} aria-label={TEXT.removeLabel(factor.name)}>
+                    <button type="button" class="button button-small" onClick={() => setRemoving(factor)} aria-label={TEXT.removeLabel(factorName(factor))}>
                       {TEXT.remove}
                     </button>
                   </div>
@@ -219,7 +220,7 @@ export function AccountFactorsPanel() {
         last={removing !== null && authenticators.length === 1 && authenticators[0]?.factorId === removing.factorId}
         onClose={() => setRemoving(null)}
         onRemoved={(factor) => {
-          setNotice(TEXT.removed(factor.name));
+          setNotice(TEXT.removed(factorName(factor)));
           void factors.reload();
         }}
       />

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ASSIGNABLE_ROLES } from '../../../src/domain/roles.ts';
 import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { AssignableRole, DirectoryUser, Member } from '../api/types.ts';
@@ -7,6 +7,7 @@ import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 import { roleName } from '../roles.ts';
+import { sessionUser } from '../session.ts';
 
 interface AddMemberFormProps {
   existing: Member[];
@@ -14,9 +15,14 @@ interface AddMemberFormProps {
   onAdd: (subjectId: string, account: string, role: AssignableRole) => Promise<boolean>;
 }
 
-/** Adds a person by their exact account name, looked up first so a typo is caught next to the field. */
+/**
+ * Adds a person by their exact account name, looked up first so a typo is caught next to the field. Administrators,
+ * who may list everyone anyway, get suggestions from the people search as they type; others keep the exact lookup
+ * only, so nobody can enumerate accounts from a project page.
+ */
 export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
   const [account, setAccount] = useState('');
+  const suggestions = usePeopleSuggestions(sessionUser()?.isAdmin === true ? account.trim() : '');
   const [role, setRole] = useState<AssignableRole>('maintainer');
   const [busy, setBusy] = useState(false);
   const [accountError, setAccountError] = useState<string | undefined>(undefined);
@@ -68,7 +74,25 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
       <h3>{t('console.addMember.title')}</h3>
       <FormError error={error} />
       <div class="add-member-fields">
-        <TextField label={t('console.addMember.account')} value={account} onValue={setAccount} autoCapitalize="none" spellcheck={false} autoComplete="off" error={accountError} />
+        <TextField
+          label={t('console.addMember.account')}
+          value={account}
+          onValue={setAccount}
+          autoCapitalize="none"
+          spellcheck={false}
+          autoComplete="off"
+          error={accountError}
+          {...(sessionUser()?.isAdmin ? { list: 'add-member-suggestions', hint: t('console.addMember.searchHint') } : {})}
+        />
+        {sessionUser()?.isAdmin && (
+          <datalist id="add-member-suggestions">
+            {suggestions
+              .filter((person) => !existing.some((member) => member.subjectId === person.subjectId))
+              .map((person) => (
+                <option key={person.subjectId} value={person.account} label={person.email ? `${person.displayName} · ${person.email}` : person.displayName} />
+              ))}
+          </datalist>
+        )}
         <Field label={t('console.members.role')}>
           {(control) => (
             <select {...control} value={role} onChange={(e) => setRole(e.currentTarget.value as AssignableRole)}>
@@ -89,4 +113,26 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
       </p>
     </form>
   );
+}
+
+/** People whose account, name or email contains the text (administrators' people search), a moment after typing stops. */
+function usePeopleSuggestions(text: string) {
+  const [found, setFound] = useState<{ subjectId: string; account: string; displayName: string; email: string | null }[]>([]);
+  useEffect(() => {
+    if (text.length < 2) {
+      setFound([]);
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      unwrap(api.GET('/admin/users', { params: { query: { query: text, limit: '8' } } }))
+        .then((page) => current && setFound(page.users.filter((user) => user.status === 'active')))
+        .catch(() => current && setFound([]));
+    }, 250);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [text]);
+  return found;
 }

@@ -1,5 +1,5 @@
 import { api, unwrap } from '../api/client.ts';
-import { bodyFromDraft, configProblems, draftFromClient, problemsByField } from '../client-config.ts';
+import { bodyFromDraft, configListFields, configProblems, draftFromClient, problemsByField } from '../client-config.ts';
 import { CLIENT_ALL_FIELDS, CLIENT_CONFIG_FIELDS } from '../client-fields.ts';
 import { ClientConfigFields } from '../components/client-config-fields.tsx';
 import { ConflictNotice } from '../components/conflict-notice.tsx';
@@ -14,6 +14,7 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
     resource: client,
     toDraft: draftFromClient,
     comparable: bodyFromDraft,
+    listFields: configListFields,
     save: (draft, base) =>
       unwrap(
         api.PUT('/projects/{projectId}/clients/{clientId}/revision', { params: clientParams(base), body: { clientVersion: base.clientVersion, ...bodyFromDraft(draft) } }),

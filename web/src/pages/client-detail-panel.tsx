@@ -14,6 +14,7 @@ import { useConflictRetry } from '../use-conflict-retry.ts';
 import { useResource } from '../use-resource.ts';
 import { ClientConfigEditor } from './client-config-editor.tsx';
 import { ClientConnectionInfo } from './client-connection-info.tsx';
+import { ClientDangerSection } from './client-danger-section.tsx';
 import { ClientDetailsEditor } from './client-details-editor.tsx';
 import { clientParams, fetchClient } from './client-editing.ts';
 import { ClientSecretsSection } from './client-secrets-section.tsx';
@@ -91,6 +92,7 @@ export function ClientDetailPanel({ project, clientId }: ProjectContext & { clie
         <ClientConfigEditor client={client} writable={writable} onNewVersion={resource.set} />
         <ClientDetailsEditor client={client} writable={writable} onNewVersion={resource.set} />
         {client.clientType === 'web' && <ClientSecretsSection client={client} writable={writable} onNewVersion={resource.set} />}
+        {writable && <ClientDangerSection client={client} clientsPath={projectPath(project, '/clients')} onNewVersion={resource.set} />}
       </div>
 
       <ConfirmDialog

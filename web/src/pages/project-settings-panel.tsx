@@ -11,6 +11,7 @@ import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
 import { can, roleLabel, roleName } from '../roles.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
+import { navigate } from '../router.ts';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
 import type { ProjectContext } from './project-context.ts';
 import { t, tWith } from '../i18n.ts';
@@ -46,6 +47,7 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
   });
   const conflicts = useConflictRetry({ fetchLatest, onNewVersion: setProject, fields: ALL_FIELDS });
   const [confirmingStatus, setConfirmingStatus] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const editable = can(project, 'manage_project');
   // Un-archiving is the one change an archived project accepts, from its owner or an administrator.
   const mayChangeStatus = project.capabilities.includes('manage_project');
@@ -61,6 +63,16 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
           (r) => r.project,
         ),
       setProject,
+    );
+  };
+  const deleteProject = async () => {
+    await conflicts.run(
+      t('console.settings.deleteAction'),
+      project,
+      async (base) => {
+        await unwrap(api.DELETE('/projects/{projectId}', { params, body: { expectedProjectVersion: base.version } }));
+      },
+      () => navigate('/'),
     );
   };
   const submit = (event: Event) => {
@@ -175,6 +187,15 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
             </button>
           </section>
         )}
+        {mayChangeStatus && !archiving && (
+          <section class="card section-card danger-zone">
+            <h3>{t('console.settings.deleteTitle')}</h3>
+            <p>{t('console.settings.deleteText')}</p>
+            <button type="button" class="button button-danger" onClick={() => setConfirmingDelete(true)}>
+              {t('console.settings.delete')}
+            </button>
+          </section>
+        )}
       </div>
 
       <ConfirmDialog
@@ -195,6 +216,16 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
         ) : (
           <p>{t('console.settings.unarchiveConfirmText', { name: project.name })}</p>
         )}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirmingDelete}
+        title={t('console.settings.deleteConfirmTitle')}
+        confirmLabel={t('console.settings.delete')}
+        danger
+        onConfirm={deleteProject}
+        onClose={() => setConfirmingDelete(false)}
+      >
+        <p>{tWith('console.settings.deleteConfirmText', { name: <strong>{project.name}</strong> })}</p>
       </ConfirmDialog>
     </section>
   );

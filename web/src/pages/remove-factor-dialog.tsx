@@ -6,6 +6,7 @@ import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
 import { t } from '../i18n.ts';
+import { factorName } from '../factor-name.ts';
 
 /** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
 const TEXT = {
@@ -78,7 +79,7 @@ export function RemoveFactorDialog({ factor, last, onClose, onRemoved }: RemoveF
   };
 
   return (
-    <Dialog open={factor !== null} title={TEXT.title(factor?.name ?? '')} onClose={close} role="alertdialog">
+    <Dialog open={factor !== null} title={TEXT.title(factor ? factorName(factor) : '')} onClose={close} role="alertdialog">
       {factor && (
         <form onSubmit={submit} noValidate>
           <p>{TEXT.body[factor.type]}</p>

@@ -1383,6 +1383,7 @@ export interface components {
                     displayName: string;
                     email: string;
                     emailVerified: string;
+                    groups?: string;
                 };
             };
             ldap?: {
@@ -1397,11 +1398,17 @@ export interface components {
                     email: string;
                 };
                 adminGroupDn: string | null;
+                groupSearchBase: string | null;
+                groupSearchFilter: string;
             };
             /** @description oidc: whether a client secret is stored (it is never returned). */
             hasClientSecret?: boolean;
             /** @description ldap: whether a bind password is stored (it is never returned). */
             hasBindPassword?: boolean;
+            /** @description Upstream group name (or LDAP group DN) to Sesame group name. */
+            groupMapping: {
+                [key: string]: string;
+            };
             /** @description Send as `expectedVersion` to change or remove the provider. */
             version: number;
             /**
@@ -7631,6 +7638,7 @@ export interface operations {
                      *             }
                      *           },
                      *           "hasClientSecret": true,
+                     *           "groupMapping": {},
                      *           "version": 1,
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -7760,6 +7768,8 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
                     /** @description Required when `type` is `ldap`. */
@@ -7783,6 +7793,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description `{"<upstream group name, or LDAP group DN>": "<Sesame group name>"}`. At each sign-in through the provider, the person's memberships from it are replaced by the mapped groups (LDAP DNs compare case-insensitively); unmapped upstream groups and mappings to groups that do not exist are ignored. Absent: `{}`. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -7822,6 +7840,7 @@ export interface operations {
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {},
                      *         "version": 1,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -8127,6 +8146,8 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
                     /** @description Only the fields to change; `bindPassword` replaces the stored password. */
@@ -8150,6 +8171,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description Replaces the whole mapping. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -8189,6 +8218,7 @@ export interface operations {
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {},
                      *         "version": 2,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T10:15:00.000Z"

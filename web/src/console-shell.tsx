@@ -44,6 +44,11 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
                 {t('console.nav.identityProviders')}
               </Link>
             )}
+            {user.isAdmin && (
+              <Link to="/admin/groups" aria-current={path.startsWith('/admin/groups') ? 'page' : undefined}>
+                {t('console.nav.groups')}
+              </Link>
+            )}
           </nav>
           <div class="account">
             <span class="account-name">

@@ -1,6 +1,7 @@
 import type { SessionUser } from './api/types.ts';
 import { AccountLayout, accountSectionFor } from './pages/account-layout.tsx';
 import { AdminAssistantGrantsPage } from './pages/admin-assistant-grants-page.tsx';
+import { AdminGroupsPage } from './pages/admin-groups-page.tsx';
 import { AdminIdentityProvidersPage } from './pages/admin-identity-providers-page.tsx';
 import { AdminUsersPage } from './pages/admin-users-page.tsx';
 import { NotFoundPage } from './pages/not-found-page.tsx';
@@ -26,6 +27,7 @@ export function routeFor(path: string, user: SessionUser) {
   if (path === '/admin/users') return user.isAdmin ? <AdminUsersPage /> : <NotFoundPage />;
   if (path === '/admin/assistant-grants') return user.isAdmin ? <AdminAssistantGrantsPage /> : <NotFoundPage />;
   if (path === '/admin/identity-providers') return user.isAdmin ? <AdminIdentityProvidersPage /> : <NotFoundPage />;
+  if (path === '/admin/groups') return user.isAdmin ? <AdminGroupsPage /> : <NotFoundPage />;
   for (const [pattern, tab] of projectRoutes) {
     const params = matchPath(pattern, path);
     if (params?.projectId) {

@@ -114,6 +114,31 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: groups (SQLite, Chro
     await context.close();
   });
 
+  test('the client form registers a client with the groups scope and the claims in the ID token', async () => {
+    const admin = (await suite.server.services.users.findByAccount(ADMIN.account))!;
+    const project = await suite.server.services.projects.createProject({ ...systemActor, subjectId: admin.subjectId }, { name: 'Claims app' });
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await signIn(page, suite.server.consoleUrl(), ADMIN.account, ADMIN.password);
+    await page.goto(suite.server.consoleUrl(`/projects/${encodeURIComponent(project.projectId)}/clients/new`));
+    await page.getByRole('heading', { name: 'Register a client' }).waitFor();
+    await page.getByRole('radio', { name: /Single-page app/ }).check();
+    await page.getByLabel('Display name').fill('Claims spa');
+    await page.getByLabel('Redirect URIs', { exact: true }).fill('https://spa.example.com/callback');
+    await page.getByRole('checkbox', { name: /^groups/ }).check();
+    const claims = page.getByRole('checkbox', { name: 'Put the claims in the ID token' });
+    expect(await claims.isChecked()).toBe(false);
+    await claims.check();
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    const registration = page.waitForResponse((r) => r.url().endsWith(`/projects/${project.projectId}/clients`) && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Register client' }).click();
+    expect((await registration).status()).toBe(201);
+    const [client] = await suite.server.services.clients.listClients(systemActor, project.projectId);
+    expect(client).toMatchObject({ clientType: 'spa', claimsInIdToken: true, scopeWhitelist: ['openid', 'profile', 'email', 'groups'] });
+    await page.getByText('yes: the ID token carries the profile, email and groups claims').waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test('the page, its dialogs and the client form speak Chinese; a person who is no administrator has no Groups page', async () => {
     const admin = (await suite.server.services.users.findByAccount(ADMIN.account))!;
     await suite.server.services.groups.addGroup(systemActor, { name: 'library', displayName: '图书馆员', description: '借阅系统的管理员' });

@@ -8,6 +8,12 @@ export const ACCOUNT_LINK_LIFETIME_MS: Record<AccountLinkPurpose, number> = {
   email_verification: 24 * 60 * 60 * 1000,
 };
 
+/**
+ * At most this many reset mails go to one account per window, whoever asks: more requests get the same
+ * answer and no mail, so strangers can neither flood the inbox nor make the person's own request fail.
+ */
+export const RESET_MAIL_LIMIT = { perAccount: 3, windowMs: 60 * 60 * 1000 } as const;
+
 /** The path under the issuer that each link opens; the token follows it. */
 export const ACCOUNT_LINK_PATHS: Record<AccountLinkPurpose, string> = {
   invitation: '/account/invitation/',
@@ -16,7 +22,7 @@ export const ACCOUNT_LINK_PATHS: Record<AccountLinkPurpose, string> = {
 };
 
 /** The security notices a person receives by mail. */
-export const SECURITY_NOTICE_KINDS = ['password_changed', 'second_factor_changed', 'assistant_connected'] as const;
+export const SECURITY_NOTICE_KINDS = ['password_changed', 'second_factor_changed', 'assistant_connected', 'email_change_requested'] as const;
 export type SecurityNoticeKind = (typeof SECURITY_NOTICE_KINDS)[number];
 
 export type MailKind = AccountLinkPurpose | 'security_notice';

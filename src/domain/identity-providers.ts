@@ -148,6 +148,26 @@ export function directoryUrlProblem(value: string): string | undefined {
   }
 }
 
+const isLoopbackHost = (host: string): boolean => {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+};
+
+/**
+ * Why a directory's transport is refused: the bind password and every person's password cross it, so
+ * plain ldap:// needs `startTls: true` unless the directory is on this machine (a loopback address).
+ */
+export function directoryTransportProblem(value: string, startTls: boolean): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'ldap:' || startTls || isLoopbackHost(url.hostname)) return undefined;
+  return 'sends passwords in clear: use ldaps://, or set startTls: true (plain ldap:// only to a loopback address)';
+}
+
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /** Why an allowed email domain is refused (after lower-casing). */

@@ -47,6 +47,7 @@ export interface FederatedSignInResult {
 export const FEDERATED_REFUSAL_REASONS = [
   'provider_unavailable',
   'email_domain_not_allowed',
+  'email_unverified',
   'no_matching_account',
   'email_ambiguous',
   'account_disabled',
@@ -104,9 +105,16 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
     return { ...user, displayName, email: nextEmail, emailVerified, isAdmin: attributes.isAdmin ?? user.isAdmin };
   }
 
+  /** A verified address belongs to one account: one another person holds verified is kept unverified here. */
+  async function verifiedHere(repos: Repositories, email: string | null, verified: boolean, subjectId: string): Promise<boolean> {
+    if (!verified || email === null) return false;
+    return !(await repos.users.listByVerifiedEmail(email)).some((holder) => holder.subjectId !== subjectId);
+  }
+
   async function refresh(repos: Repositories, user: User, attributes: UpstreamAttributes, email: string | null, actor: Actor): Promise<User> {
     const now = clock.now();
-    const after = refreshed(user, attributes, email);
+    const proposed = refreshed(user, attributes, email);
+    const after = { ...proposed, emailVerified: await verifiedHere(repos, proposed.email, proposed.emailVerified, user.subjectId) };
     const diff = changedFields(syncedFields(user), syncedFields(after));
     if (!diff.changed) return user;
     await repos.users.update(user.subjectId, syncedFields(after), now);
@@ -146,12 +154,13 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
       );
     }
     const now = clock.now();
+    const subjectId = newSubjectId();
     const user: User = {
-      subjectId: newSubjectId(),
+      subjectId,
       account,
       displayName: cleanDisplayName(request.attributes.displayName) ?? account,
       email,
-      emailVerified: email !== null && request.attributes.emailVerified,
+      emailVerified: await verifiedHere(repos, email, request.attributes.emailVerified, subjectId),
       studentStatus: 'unknown',
       isAdmin: request.attributes.isAdmin ?? false,
       status: 'active',
@@ -241,6 +250,16 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
             ? `${provider.displayName} did not give an email address, and only addresses at ${provider.allowedEmailDomains.join(', ')} may sign in here.`
             : `The address ${email} is not at a domain allowed to sign in with ${provider.displayName} (${provider.allowedEmailDomains.join(', ')}). Sign in with an account of an allowed domain.`,
           { provider: provider.displayName, domains: provider.allowedEmailDomains.join(', '), ...(email === null ? {} : { email }) },
+        );
+      }
+      // Anyone can type an address at the right domain into an upstream account; only one the upstream
+      // verified proves membership. A directory's mail attribute is the directory's own record (it marks
+      // nothing verified), so there the domain alone decides.
+      if (provider.allowedEmailDomains.length > 0 && provider.type === 'oidc' && !request.attributes.emailVerified) {
+        throw new FederatedSignInRefused(
+          'email_unverified',
+          `${provider.displayName} did not confirm that ${email} is verified, and only verified addresses at ${provider.allowedEmailDomains.join(', ')} may sign in here. Verify the address at ${provider.displayName}, then sign in again.`,
+          { provider: provider.displayName, domains: provider.allowedEmailDomains.join(', '), email: email ?? '' },
         );
       }
       const result = await attempt(provider, request, email).catch((error: unknown) => {

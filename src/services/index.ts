@@ -27,6 +27,7 @@ import { createProjectService } from './projects.ts';
 import { createSecurityNoticeService } from './security-notices.ts';
 import { createSecuritySettingsService } from './security-settings.ts';
 import { createSessionService } from './sessions.ts';
+import { createSignInDecisionService } from './sign-in-decision.ts';
 import { createUpstreamSignInService } from './upstream-sign-in.ts';
 import { createUserService } from './users.ts';
 
@@ -62,6 +63,8 @@ export function createServices({
   const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, issuer, log, ...(mail ? { mail } : {}) };
   return {
     users: createUserService(deps),
+    /** What a sign-in still owes (done with amr/acr, a second factor, enrolment): every door asks it. */
+    signInDecision: createSignInDecisionService(deps),
     sessions: createSessionService(deps),
     projects: createProjectService(deps),
     members: createMemberService(deps),

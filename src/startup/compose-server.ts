@@ -36,6 +36,7 @@ export async function composeServer(deps: { config: Config; db: Db; engine: Engi
     issuer: config.issuer,
     log: operations.log,
   });
+  operations.metrics.countOutboxWith(services.outgoingMail.countPending);
   const prepared = await prepareInstance({ config, db, clock, services });
   const app = await buildApp({ config, db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });
   runMailWorker(app, { config, services });

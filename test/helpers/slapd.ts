@@ -49,6 +49,11 @@ export interface TestDirectory {
   removeAdmin(uid: string): Promise<void>;
   /** Locks the entry for good (ppolicy's pwdAccountLockedTime 000001010000Z): how OpenLDAP disables a person. */
   lockPerson(uid: string): Promise<void>;
+  /**
+   * How many binds with a wrong password reached the directory for this person since their last good one
+   * (ppolicy's pwdFailureTime; the policy records them and locks nobody out before 1000).
+   */
+  failedBinds(uid: string): Promise<number>;
   /** SIGSTOP: the port still accepts connections and nothing answers (a hung directory). */
   freeze(): void;
   thaw(): void;
@@ -114,6 +119,7 @@ objectClass: pwdPolicy
 cn: default
 pwdAttribute: userPassword
 pwdLockout: TRUE
+pwdMaxFailure: 1000
 
 dn: ${SERVICE_BIND.dn}
 objectClass: person
@@ -243,6 +249,11 @@ export async function startTestDirectory(options: { tls?: boolean } = {}): Promi
       return dn;
     },
     addAdmin: (uid) => asRoot((client) => client.modify(ADMIN_GROUP_DN, new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [personDn(uid)] }) }))),
+    failedBinds: (uid) => asRoot(async (client) => {
+      const { searchEntries } = await client.search(personDn(uid), { scope: 'base', attributes: ['pwdFailureTime'] });
+      const times = searchEntries[0]?.pwdFailureTime;
+      return Array.isArray(times) ? times.length : times ? 1 : 0;
+    }),
     freeze: () => { child?.kill('SIGSTOP'); },
     thaw: () => { child?.kill('SIGCONT'); },
     stop: async () => {

@@ -32,7 +32,7 @@ const secret = (what: string) => z.string().min(1).max(4096).meta({ writeOnly: t
 const allowedEmailDomains = z
   .array(z.string().max(253).transform((domain) => domain.trim().toLowerCase()).superRefine(rule(emailDomainProblem)))
   .max(100)
-  .meta({ description: 'Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain.' });
+  .meta({ description: "Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain." });
 
 const scopes = z
   .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be a scope token'))
@@ -57,7 +57,7 @@ const attributesInput = z
 
 const issuer = z.string().max(2000).superRefine(rule(upstreamIssuerProblem)).meta({ description: 'The upstream issuer; Sesame reads `{issuer}/.well-known/openid-configuration` when the provider is added or changed.' });
 const clientId = z.string().min(1).max(500).meta({ description: 'The client id Sesame was registered with at the upstream.' });
-const ldapUrl = z.string().max(2000).superRefine(rule(directoryUrlProblem)).meta({ description: 'ldap:// (with `startTls` to upgrade) or ldaps://.' });
+const ldapUrl = z.string().max(2000).superRefine(rule(directoryUrlProblem)).meta({ description: 'ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address.' });
 const dn = z.string().min(1).max(1000);
 const searchFilter = z
   .string()
@@ -134,8 +134,8 @@ export const updateIdentityProviderRequest = z
     provisioning: z.enum(PROVISIONING_MODES).optional(),
     linkByVerifiedEmail: z.boolean().optional(),
     allowedEmailDomains: allowedEmailDomains.optional(),
-    oidc: oidcInput.partial().strict().optional().meta({ description: 'Only the fields to change; `clientSecret` replaces the stored secret.' }),
-    ldap: ldapInput.partial().strict().optional().meta({ description: 'Only the fields to change; `bindPassword` replaces the stored password.' }),
+    oidc: oidcInput.partial().strict().optional().meta({ description: 'Only the fields to change; `clientSecret` replaces the stored secret, and is required again when `issuer` changes (the stored secret never goes to a new issuer).' }),
+    ldap: ldapInput.partial().strict().optional().meta({ description: 'Only the fields to change; `bindPassword` replaces the stored password, and is required again when `url` changes (the stored password never goes to a new server).' }),
     groupMapping: groupMapping.optional().meta({ description: 'Replaces the whole mapping.' }),
   })
   .strict();

@@ -1,3 +1,4 @@
+import { mayRunDuringEnrolment } from '../enrolment-session.ts';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors.ts';
@@ -35,7 +36,11 @@ function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, 
         loginCsrfCookie: { type: 'apiKey', in: 'cookie', name: cookies.names.loginCsrf, description: 'Set by GET /auth/context while signed out; pairs with the login-CSRF token.' },
       },
       sessionSecurity: (operation): Array<Record<string, string[]>> => [isStateChanging(operation.method) ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] }],
-      sessionErrors: (operation): ErrorCode[] => (isStateChanging(operation.method) ? ['login_required', 'csrf_failed'] : ['login_required']),
+      sessionErrors: (operation): ErrorCode[] => [
+        'login_required',
+        ...(isStateChanging(operation.method) ? (['csrf_failed'] as const) : []),
+        ...(mayRunDuringEnrolment(operation, 'console') ? [] : (['mfa_enrolment_required'] as const)),
+      ],
     },
     'Management API (the console\'s API)',
     () => operations,

@@ -22,6 +22,7 @@ import {
 import { exampleLaterTime, exampleTime } from '../contracts/examples.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { defineOperation, type SignedIn } from '../operation.ts';
+import { said, see } from '../../domain/pointed-text.ts';
 
 const tag = 'My account';
 
@@ -78,8 +79,9 @@ export const endMySession = defineOperation({
   path: '/account/sessions/:sessionId',
   tag,
   summary: 'End one of my sessions',
-  description: 'Ends the session at once (a lost laptop, a forgotten token). Its `sessionId` comes from `GET /account/sessions`.',
+  description: said`Ends the session at once (a lost laptop, a forgotten token). Its \`sessionId\` comes from ${see('listMySessions')}.`,
   access: 'session',
+  destructive: true,
   params: sessionParams,
   response: { status: 204, description: 'The session is ended.' },
   errors: ['not_found'],
@@ -116,6 +118,7 @@ export const revokeMyConsent = defineOperation({
   summary: 'Withdraw an application\'s access',
   description: 'Ends the consent: the application\'s tokens stop working at once, and its next sign-in asks you again.',
   access: 'session',
+  destructive: true,
   params: grantParams,
   response: { status: 204, description: 'Withdrawn.' },
   errors: ['not_found'],
@@ -147,7 +150,7 @@ export const startTotp = defineOperation({
   path: '/account/factors/totp',
   tag,
   summary: 'Start adding an authenticator app',
-  description: 'Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (`POST /account/factors/totp/{factorId}/confirm`) before it counts.',
+  description: said`Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (${see('confirmTotp')}) before it counts.`,
   access: 'session',
   body: startTotpRequest,
   bodyExample: { name: 'Phone' },
@@ -188,7 +191,7 @@ export const passkeyOptions = defineOperation({
   path: '/account/factors/passkeys/options',
   tag,
   summary: 'Start adding a passkey',
-  description: 'WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer\'s host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once.',
+  description: said`WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer's host; discoverable; user verification preferred). Hand them to the browser (\`navigator.credentials.create\`), then send its answer to ${see('addPasskey')} within 5 minutes. Each set of options works once.`,
   access: 'session',
   response: {
     status: 200,
@@ -218,7 +221,7 @@ export const addPasskey = defineOperation({
   path: '/account/factors/passkeys',
   tag,
   summary: 'Add a passkey',
-  description: 'Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page\'s "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.',
+  description: said`Registers the passkey the browser made from ${see('passkeyOptions')}. From then on it signs you in on its own (the login page's "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.`,
   access: 'session',
   body: addPasskeyRequest,
   bodyExample: {
@@ -257,6 +260,7 @@ export const removeFactor = defineOperation({
   summary: 'Remove a second factor',
   description: 'Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes) after checking your password. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.',
   access: 'session',
+  destructive: true,
   params: factorParams,
   body: removeFactorRequest,
   bodyExample: { currentPassword: 'correct horse battery staple' },

@@ -108,6 +108,7 @@ export const deleteIdentityProvider = defineOperation({
     'Removes the provider and every link from its accounts to Sesame people; the people and their subjectIds stay (those without a password then need one, or another provider, to sign in). ' +
     'The body carries `expectedVersion`. Administrators only; audited.',
   access: 'session',
+  destructive: true,
   params: identityProviderParams,
   body: removeIdentityProviderRequest,
   bodyExample: { expectedVersion: 2 },
@@ -149,6 +150,7 @@ export const removeMyIdentity = defineOperation({
     'Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). ' +
     'Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first.',
   access: 'session',
+  destructive: true,
   params: identityParams,
   response: { status: 204, description: 'Unlinked.' },
   errors: ['not_found', 'last_sign_in_method'],

@@ -44,6 +44,7 @@ export const resetUserFactors = defineOperation({
   summary: 'Remove a person\'s second factors (administrators)',
   description: 'For a person who lost their authenticator and recovery codes: removes every factor, so they sign in with the password alone and enrol again; every session of theirs ends. Administrators only; audited.',
   access: 'session',
+  destructive: true,
   params: subjectParams,
   response: { status: 204, description: 'The factors are removed and the person\'s sessions ended.' },
   errors: ['forbidden', 'not_found'],

@@ -14,6 +14,7 @@ import {
   userResponse,
 } from '../contracts/users.ts';
 import { defineOperation } from '../operation.ts';
+import { said, see } from '../../domain/pointed-text.ts';
 
 export const lookupUser = defineOperation({
   operationId: 'lookupUser',
@@ -22,8 +23,7 @@ export const lookupUser = defineOperation({
   tag: 'Users',
   summary: 'Find a user to add as a member',
   description:
-    'Exact, case-insensitive match on the account name; returns the `subjectId` that `POST /projects/{projectId}/members` needs. No partial matches, no listing. ' +
-    'Limited per session and per address (by default 60 and 120 lookups per 15 minutes, found or not); over a limit it answers 429 `rate_limited` with Retry-After.',
+    said`Exact, case-insensitive match on the account name; returns the \`subjectId\` that ${see('addMember')} needs. No partial matches, no listing. Limited per session and per address (by default 60 and 120 lookups per 15 minutes, found or not); over a limit it answers 429 \`rate_limited\` with Retry-After.`,
   access: 'session',
   query: lookupQuery,
   response: { status: 200, description: 'The user.', schema: lookupResponse, example: { user: { subjectId: exampleUser.subjectId, account: exampleUser.account, displayName: exampleUser.displayName } } },
@@ -85,6 +85,7 @@ export const updateUser = defineOperation({
   summary: 'Change a user (administrators)',
   description: 'Changes profile fields, the administrator flag, or disables (`status: "disabled"`, which ends at once every console and agent session and every OpenID Connect sign-in, grant, code, access token and refresh token of the user; re-enabling brings none back) or re-enables the account. Administrators only; you cannot disable yourself or drop your own administrator flag.',
   access: 'session',
+  destructive: true,
   params: subjectParams,
   body: updateUserRequest,
   bodyExample: { status: 'disabled' },

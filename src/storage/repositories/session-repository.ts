@@ -16,6 +16,8 @@ export interface Session {
   lastSeenAt: number;
   expiresAt: number;
   revokedAt: number | null;
+  /** Opened for a person who must enrol a second factor first: it may only enrol (DESIGN 13). */
+  enrolmentRequired?: boolean | undefined;
 }
 
 export interface SessionRepository {
@@ -44,6 +46,7 @@ function toSession(row: SessionRow): Session {
     lastSeenAt: row.last_seen_at,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
+    ...(row.enrolment_required ? { enrolmentRequired: true } : {}),
   };
 }
 
@@ -60,6 +63,7 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
         last_seen_at: session.lastSeenAt,
         expires_at: session.expiresAt,
         revoked_at: session.revokedAt,
+        enrolment_required: session.enrolmentRequired ? 1 : 0,
       })
       .execute();
   },
@@ -69,12 +73,12 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
       .selectFrom('sessions')
       .innerJoin('users', 'users.subject_id', 'sessions.subject_id')
       .selectAll('users')
-      .select(['sessions.session_id', 'sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at'])
+      .select(['sessions.session_id', 'sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.enrolment_required'])
       .where('sessions.token_digest', '=', tokenDigest)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { session_id, kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at } = row;
-    const session = toSession({ token_digest: tokenDigest, session_id, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at });
+    const { session_id, kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at, enrolment_required } = row;
+    const session = toSession({ token_digest: tokenDigest, session_id, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at, enrolment_required });
     return { session, user: toUser(row) };
   },
 

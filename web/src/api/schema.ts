@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console
-         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes. It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.
+         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes. With `enrolmentRequired: true` the session may only add a second factor (My account) until the person signs in again with it. It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.
          */
         post: operations["login"];
         delete?: never;
@@ -251,7 +251,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member
-         * @description Adds a user (by `subjectId`, found with `GET /users/lookup?account=NAME`) as `maintainer` (default) or `viewer`. Owner or administrator only. Send the project's current `version` as `expectedProjectVersion`; the project version goes up by one.
+         * @description Adds a user (by `subjectId`, found by account name with `GET /users/lookup`) as `maintainer` (default) or `viewer`. Owner or administrator only. Send the project's current `version` as `expectedProjectVersion`; the project version goes up by one.
          */
         post: operations["addMember"];
         delete?: never;
@@ -549,13 +549,13 @@ export interface paths {
         };
         /**
          * Read my email address
-         * @description Your address, whether it is verified, and whether Sesame can mail a verification link (`POST /account/email` needs outgoing mail).
+         * @description Your address in force, whether it is verified, the address waiting for its verification link, and whether Sesame can mail one (`POST /account/email` needs outgoing mail).
          */
         get: operations["getMyEmail"];
         put?: never;
         /**
          * Change and verify my email address
-         * @description Sets your email address, unverified, and mails it a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button verifies it without signing in. Until then `email_verified` is false. Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
+         * @description Mails the new address a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button makes it your verified address without signing in. Until then the new address is only pending (`pendingEmail`): your current address stays in force and receives password reset mail, and it is told of the request. A newer request replaces the pending one. The answer is the same for every well-formed address; an address another account holds verified cannot be confirmed (the link page answers 409). Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
          */
         post: operations["changeMyEmail"];
         delete?: never;
@@ -1118,7 +1118,7 @@ export interface components {
              * @description Machine-readable error code; the closed list is in the instructions.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
+            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "mfa_enrolment_required" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
             /** @description What happened and what to do about it. */
             error_description: string;
             /** @description Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it. */
@@ -1570,7 +1570,7 @@ export interface operations {
                      *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Sesame Management API",
-                     *         "version": "0.1.0"
+                     *         "version": "0.2.0"
                      *       },
                      *       "paths": {}
                      *     }
@@ -1649,7 +1649,8 @@ export interface operations {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
                      *       },
-                     *       "locale": null
+                     *       "locale": null,
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1658,6 +1659,8 @@ export interface operations {
                         csrfToken: string;
                         user?: components["schemas"]["SessionUser"];
                         clientSecretPolicy?: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired?: boolean;
                         /** @description Signed in: the person's saved language (`PUT /account/locale`), null when none is saved (the console then follows the browser). */
                         locale?: ("en" | "zh-CN") | null;
                         /** @description Signed out: the enabled upstream OpenID Connect providers, each a "Continue with {displayName}" choice for `POST /auth/upstream/{name}/start`. */
@@ -1741,7 +1744,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1751,6 +1755,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2022,7 +2028,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -2032,6 +2039,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2305,7 +2314,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -2315,6 +2325,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2550,12 +2562,15 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2650,6 +2665,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2767,7 +2794,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2775,7 +2802,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2910,6 +2937,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -3008,7 +3047,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3016,7 +3055,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3187,7 +3226,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3195,7 +3234,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3342,6 +3381,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -3405,7 +3456,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The user to add; find it with `GET /users/lookup?account=NAME`. */
+                    /** @description The user to add, by `subjectId`: look it up by exact account name first (the `lookupUser` operation). */
                     subjectId: string;
                     /**
                      * @description Defaults to `maintainer`. The owner changes only by transfer.
@@ -3489,7 +3540,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3497,7 +3548,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3661,7 +3712,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3669,7 +3720,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3847,7 +3898,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3855,7 +3906,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4018,7 +4069,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4026,7 +4077,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4216,6 +4267,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -4398,7 +4461,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4406,7 +4469,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4573,6 +4636,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -4673,7 +4748,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4681,7 +4756,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4876,7 +4951,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4884,7 +4959,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5094,7 +5169,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5102,7 +5177,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5312,7 +5387,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5320,7 +5395,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5504,7 +5579,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5512,7 +5587,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5697,7 +5772,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5705,7 +5780,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5866,6 +5941,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -5959,6 +6046,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6069,7 +6168,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6077,7 +6176,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6216,7 +6315,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6224,7 +6323,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6379,7 +6478,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6387,7 +6486,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6508,7 +6607,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6516,7 +6615,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6603,14 +6702,17 @@ export interface operations {
                      * @example {
                      *       "email": "alice@example.com",
                      *       "emailVerified": true,
+                     *       "pendingEmail": null,
                      *       "mailEnabled": true
                      *     }
                      */
                     "application/json": {
-                        /** @description Your address; null when none is set. */
+                        /** @description Your address in force; null when none is set. */
                         email: string | null;
-                        /** @description Whether the address is verified (`email_verified` in ID tokens). */
+                        /** @description Whether the address is verified (`email_verified` in ID tokens). Reset links are mailed only to a verified address. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                         /** @description Whether Sesame sends mail (SMTP_URL). Without it, `POST /account/email` is refused: ask an administrator to set your address. */
                         mailEnabled: boolean;
                     };
@@ -6625,6 +6727,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6673,14 +6787,14 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: email
-                     * @description Your new address. It stays unverified (`email_verified: false`) until you open the link mailed to it.
+                     * @description Your new address. It is only pending until you open the link mailed to it; your current address stays in force until then.
                      */
                     email: string;
                 };
             };
         };
         responses: {
-            /** @description The address is set and the verification mail is queued. */
+            /** @description The verification mail to the new address is queued; the current address is unchanged. */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -6689,13 +6803,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "email": "alice@example.com",
-                     *       "emailVerified": false
+                     *       "emailVerified": true,
+                     *       "pendingEmail": "alice@example.org"
                      *     }
                      */
                     "application/json": {
-                        email: string;
-                        /** @description false until the link mailed to the address is confirmed; true only when you sent your current, already verified address. */
+                        /** @description Your current address, unchanged: it stays in force until the new one is confirmed. */
+                        email: string | null;
+                        /** @description Whether your current address is verified. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                     };
                 };
             };
@@ -6723,7 +6841,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6731,7 +6849,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6848,7 +6966,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6856,7 +6974,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6985,7 +7103,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6993,7 +7111,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7065,7 +7183,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7073,7 +7191,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7171,7 +7289,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7179,7 +7297,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7289,7 +7407,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7297,7 +7415,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7436,7 +7554,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7444,7 +7562,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7518,7 +7636,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7526,7 +7644,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7663,7 +7781,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7671,7 +7789,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7750,7 +7868,7 @@ export interface operations {
                     provisioning: "create" | "existing_only";
                     /** @description Default false. When true, a first sign-in whose upstream email is verified links to the one person with that verified address. An unverified upstream email never links. */
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
                     /** @description Required when `type` is `oidc`. */
                     oidc?: {
@@ -7774,7 +7892,7 @@ export interface operations {
                     };
                     /** @description Required when `type` is `ldap`. */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url: string;
                         /** @description Default false. */
                         startTls?: boolean;
@@ -7881,7 +7999,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7889,7 +8007,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8010,7 +8128,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8018,7 +8136,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8128,9 +8246,9 @@ export interface operations {
                     /** @enum {string} */
                     provisioning?: "create" | "existing_only";
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
-                    /** @description Only the fields to change; `clientSecret` replaces the stored secret. */
+                    /** @description Only the fields to change; `clientSecret` replaces the stored secret, and is required again when `issuer` changes (the stored secret never goes to a new issuer). */
                     oidc?: {
                         /** @description The upstream issuer; Sesame reads `{issuer}/.well-known/openid-configuration` when the provider is added or changed. */
                         issuer?: string;
@@ -8150,9 +8268,9 @@ export interface operations {
                             groups?: string;
                         };
                     };
-                    /** @description Only the fields to change; `bindPassword` replaces the stored password. */
+                    /** @description Only the fields to change; `bindPassword` replaces the stored password, and is required again when `url` changes (the stored password never goes to a new server). */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url?: string;
                         /** @description Default false. */
                         startTls?: boolean;
@@ -8254,7 +8372,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8262,7 +8380,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8388,7 +8506,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8396,7 +8514,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8513,7 +8631,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8521,7 +8639,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8643,7 +8761,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8651,7 +8769,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8807,7 +8925,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8815,7 +8933,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8954,7 +9072,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8962,7 +9080,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9051,7 +9169,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9059,7 +9177,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9172,7 +9290,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9180,7 +9298,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9302,7 +9420,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9310,7 +9428,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9425,6 +9543,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -9495,7 +9625,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9503,7 +9633,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9621,6 +9751,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -9691,7 +9833,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9699,7 +9841,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10508,7 +10650,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10516,7 +10658,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10626,7 +10768,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10634,7 +10776,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10761,6 +10903,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -10831,7 +10985,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10839,7 +10993,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -1,6 +1,7 @@
 import type { Actor } from '../domain/actor.ts';
 import { LOCAL_MEMBERSHIP, mappedGroupNames, providerMembershipSource, type Group, type GroupMember } from '../domain/groups.ts';
 import type { IdentityProviderType } from '../domain/identity-providers.ts';
+import { said, see } from '../domain/pointed-text.ts';
 import { AppError } from '../errors.ts';
 import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
@@ -21,11 +22,11 @@ export interface GroupChangesInput {
 
 const ADMINS_ONLY = 'Only administrators see and change groups.';
 
-const notFound = (name: string) => new AppError('not_found', `No group is named ${name}; list them with GET /admin/groups.`);
-const personNotFound = (subjectId: string) => new AppError('not_found', `No person has the subjectId ${subjectId}; find people with GET /admin/users.`);
+const notFound = (name: string) => new AppError('not_found', said`No group is named ${name}; list them with ${see('listGroups')}.`);
+const personNotFound = (subjectId: string) => new AppError('not_found', said`No person has the subjectId ${subjectId}; find people with ${see('listUsers')}.`);
 const nameTaken = (name: string) => new AppError('invalid_request', `A group is already named ${name}; choose another name.`, { fieldErrors: { name: 'already taken' } });
 const conflict = (name: string, version: number) =>
-  new AppError('version_conflict', `The group ${name} changed meanwhile (now version ${version}); read it again with GET /admin/groups and retry with that version.`);
+  new AppError('version_conflict', said`The group ${name} changed meanwhile (now version ${version}); read it again with ${see('listGroups')} and retry with that version.`);
 
 const audited = (group: Pick<Group, 'displayName' | 'description'>) => ({ displayName: group.displayName, description: group.description });
 

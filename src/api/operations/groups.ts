@@ -79,6 +79,7 @@ export const deleteGroup = defineOperation({
   tag: adminTag,
   summary: 'Remove a group (administrators)',
   description: 'Removes the group and every membership in it; the people stay. The body carries `expectedVersion`. Administrators only; audited.',
+  destructive: true,
   access: 'session',
   params: groupParams,
   body: removeGroupRequest,
@@ -137,6 +138,7 @@ export const removeGroupMember = defineOperation({
   summary: 'Remove a person from a group (administrators)',
   description:
     'Removes the membership whatever its source (idempotent). One an identity provider manages comes back at the person\'s next sign-in through that provider while its mapping still says so. Administrators only; audited.',
+  destructive: true,
   access: 'session',
   params: groupMemberParams,
   response: { status: 204, description: 'The person is not a member.' },

@@ -92,7 +92,8 @@ You are connected to Sesame, an OpenID Connect identity provider, to help a pers
 - The connection lasts at most ${duration(lifetimes.connectionMaxSeconds)} from when the person connected you, however often you refresh; then, or when the person or an administrator disconnects you, the person connects you again through Sesame's sign-in and consent pages.
 - What you may do is bounded twice: by the person's role in each project, and by the scopes they granted:
 ${ASSISTANT_SCOPES.map((scope) => `  - \`${scope}\`: ${ASSISTANT_SCOPE_DESCRIPTIONS[scope]}.`).join('\n')}
-  A tool outside the granted scopes is not listed, and fails with \`insufficient_scope\` if called anyway: tell the person; only they can grant more, by connecting you again and allowing it.
+  A tool outside the granted scopes is not listed. Called anyway, it is not a tool error but an HTTP 403 whose \`WWW-Authenticate\` challenge names the scope to ask for (yours plus what the tool needs), with a JSON-RPC error whose \`data.error\` is \`insufficient_scope\`: your MCP client asks the person to authorize that scope on Sesame's consent page. Tell them why first; if they grant less, do not call it again.
+- When the person asks you to leave, call ${tool('disconnectAssistant')} (it needs only \`sesame:read\`): your access and refresh tokens stop working at once, and the person is asked again if you connect later.
 - Every change you make is recorded in the audit trail with the surface \`mcp\` and your client id (\`viaClientId\`).
 
 ## 2. Calling tools

@@ -1,7 +1,7 @@
-import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { LOCAL_MEMBERSHIP, mappedGroupNames, providerMembershipSource, type Group, type GroupMember } from '../domain/groups.ts';
 import type { IdentityProviderType } from '../domain/identity-providers.ts';
+import { said, see } from '../domain/pointed-text.ts';
 import { AppError } from '../errors.ts';
 import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';

@@ -170,6 +170,13 @@ const CASES: Case[] = [
   // Administrators get past the permission check to the lookup; everyone else is refused before it.
   { operationId: 'updateIdentityProvider', allowed: 'admin', status: 404, request: () => ({ method: 'PATCH', path: '/admin/identity-providers/nothing-here', body: { expectedVersion: 1, enabled: false } }) },
   { operationId: 'deleteIdentityProvider', allowed: 'admin', status: 404, request: () => ({ method: 'DELETE', path: '/admin/identity-providers/nothing-here', body: { expectedVersion: 1 } }) },
+  { operationId: 'listGroups', allowed: 'admin', status: 200, request: () => ({ method: 'GET', path: '/admin/groups' }) },
+  { operationId: 'createGroup', allowed: 'admin', status: 201, request: (_f, _i, n) => ({ method: 'POST', path: '/admin/groups', body: { name: `matrix-${n}`, displayName: 'Matrix' } }) },
+  { operationId: 'updateGroup', allowed: 'admin', status: 404, request: () => ({ method: 'PATCH', path: '/admin/groups/nothing-here', body: { expectedVersion: 1, displayName: 'x' } }) },
+  { operationId: 'deleteGroup', allowed: 'admin', status: 404, request: () => ({ method: 'DELETE', path: '/admin/groups/nothing-here', body: { expectedVersion: 1 } }) },
+  { operationId: 'listGroupMembers', allowed: 'admin', status: 404, request: () => ({ method: 'GET', path: '/admin/groups/nothing-here/members' }) },
+  { operationId: 'addGroupMember', allowed: 'admin', status: 404, request: (_f, ids) => ({ method: 'PUT', path: `/admin/groups/nothing-here/members/${ids.extra}` }) },
+  { operationId: 'removeGroupMember', allowed: 'admin', status: 404, request: (_f, ids) => ({ method: 'DELETE', path: `/admin/groups/nothing-here/members/${ids.extra}` }) },
   { operationId: 'listMyIdentities', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/identities' }) },
   { operationId: 'removeMyIdentity', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/identities/idn_nobodys' }) },
   // My account: every signed-in person, on their own account only (ids of nobody's session, consent or factor are not found).

@@ -227,6 +227,12 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     const provider = await ctx.services.identityProviders.addProvider(cliActor, { type: 'oidc', name: `upstream${(users += 1)}`, displayName: 'Upstream', provisioning: 'create', oidc: { issuer: upstream.issuer, clientId: 'sesame', clientSecret: 'the secret the upstream gave Sesame' } });
     return { params: { name: provider.name }, body: { expectedVersion: provider.version } };
   };
+  /** A group of its own for the replay (with the world's member in it, when asked), named in the path. */
+  const withGroup = async (world: World, withMember = false) => {
+    const group = await ctx.services.groups.addGroup(cliActor, { name: `replayed-${(users += 1)}`, displayName: 'Replayed' });
+    if (withMember) await ctx.services.groups.putMember(cliActor, group.name, world.member.subjectId);
+    return { params: { name: group.name, subjectId: world.member.subjectId }, body: { expectedVersion: group.version } };
+  };
   /** Alice's read-only assistant, calling with its OAuth access token for the Agent API (the console has no such operation). */
   const assistantOfAlice = async (): Promise<Caller> => {
     const { client } = await ctx.services.clients.registerClient(cliActor, shared.projectId, { clientType: 'native', displayName: 'Replayed assistant', redirectUris: ['http://127.0.0.1/callback'], scopeWhitelist: ['openid'] });
@@ -329,6 +335,13 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     createIdentityProvider: { setUp: async (_world, example) => ({ body: { oidc: { ...example!.oidc, issuer: upstream.issuer } } }) },
     updateIdentityProvider: { setUp: withUpstreamProvider },
     deleteIdentityProvider: { setUp: withUpstreamProvider },
+    listGroups: {},
+    createGroup: { setUp: async () => ({ body: { name: `replayed-${(users += 1)}` } }) },
+    updateGroup: { setUp: (world) => withGroup(world) },
+    deleteGroup: { setUp: (world) => withGroup(world) },
+    listGroupMembers: { setUp: (world) => withGroup(world, true) },
+    addGroupMember: { setUp: async (world) => ({ params: (await withGroup(world)).params }) },
+    removeGroupMember: { setUp: async (world) => ({ params: (await withGroup(world, true)).params }) },
     listMyIdentities: { caller: personWithLinkedIdentity },
     removeMyIdentity: { caller: personWithLinkedIdentity, setUp: async () => ({ params: { identityId: linkedIdentityId } }) },
   };

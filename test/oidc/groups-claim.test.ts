@@ -6,7 +6,7 @@ import { PERSON, setUpOidcFixture, type OidcFixture, type RelyingParty } from '.
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { OidcUserAgent, signInThroughPages, type PageResponse } from '../helpers/oidc-user-agent.ts';
-import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from '../mcp/assistant-client.ts';
+import { authorizeAndConnect, authorizeWithScope, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from '../mcp/assistant-client.ts';
 
 const BOB = { account: 'bob', password: 'bob-password-123' };
 const ADMIN = { account: 'root', password: 'root-password-123' };
@@ -121,7 +121,10 @@ describe.each(TEST_ENGINES)('the groups scope and claim, and claimsInIdToken, on
       await mcp.close();
       return provider.tokens()!.access_token;
     };
-    const adminToken = await connect(ADMIN);
+    // An administrator's assistant asks for sesame:admin itself (the 401 names only sesame:read and sesame:write).
+    const adminAssistant = new PreRegisteredAssistant(assistantClientId, `http://127.0.0.1:${(port += 1)}/callback`);
+    await authorizeWithScope(server.issuer, adminAssistant, 'sesame:read sesame:write sesame:admin', signInOverHttp(server.issuer, ADMIN));
+    const adminToken = adminAssistant.tokens()!.access_token;
     const tools = (await mcpRequest(server.issuer, adminToken, 'tools/list')).body.result.tools as { name: string; annotations: Record<string, boolean> }[];
     const names = tools.map((tool) => tool.name);
     for (const name of ['listGroups', 'createGroup', 'updateGroup', 'deleteGroup', 'listGroupMembers', 'addGroupMember', 'removeGroupMember']) expect(names).toContain(name);

@@ -65,7 +65,7 @@ describe.each(TEST_ENGINES)('client and client secret repositories on %s', (engi
       expect(await store.repos.clients.find(archivedProjectId, record.clientId)).toBeUndefined();
       expect(await store.repos.clients.find(projectId, 'cli_missing')).toBeUndefined();
       expect(await store.repos.clients.listRevisions(record.clientId)).toEqual([
-        { clientId: record.clientId, revision: 1, redirectUris: record.redirectUris, postLogoutRedirectUris: record.postLogoutRedirectUris, scopeWhitelist: record.scopeWhitelist, requirePkce: true, createdBy: 'sub-creator', createdAt: record.createdAt },
+        { clientId: record.clientId, revision: 1, redirectUris: record.redirectUris, postLogoutRedirectUris: record.postLogoutRedirectUris, scopeWhitelist: record.scopeWhitelist, requirePkce: true, claimsInIdToken: false, createdBy: 'sub-creator', createdAt: record.createdAt },
       ]);
     });
 

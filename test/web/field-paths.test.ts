@@ -11,7 +11,7 @@ describe('field paths in the console', () => {
   });
 
   test('shows a native client\'s https redirect URI, which only the type rules refuse, beside its field', () => {
-    const problems = configProblems('native', { redirectUris: 'http://127.0.0.1/cb\nhttps://app.example.com/cb', postLogoutRedirectUris: '', scopeWhitelist: ['openid'], requirePkce: true });
+    const problems = configProblems('native', { redirectUris: 'http://127.0.0.1/cb\nhttps://app.example.com/cb', postLogoutRedirectUris: '', scopeWhitelist: ['openid'], requirePkce: true, claimsInIdToken: false });
     expect(problems).toEqual({ redirectUris: expect.stringMatching(/^URI 2: a native client redirects to loopback http/) });
   });
 });

@@ -10,6 +10,7 @@ export interface ConfigDraft {
   postLogoutRedirectUris: string;
   scopeWhitelist: Scope[];
   requirePkce: boolean;
+  claimsInIdToken: boolean;
 }
 
 export interface ClientConfigBody {
@@ -17,15 +18,17 @@ export interface ClientConfigBody {
   postLogoutRedirectUris: string[];
   scopeWhitelist: Scope[];
   requirePkce: boolean;
+  claimsInIdToken: boolean;
 }
 
-export const emptyDraft = (): ConfigDraft => ({ redirectUris: '', postLogoutRedirectUris: '', scopeWhitelist: ['openid', 'profile', 'email'], requirePkce: true });
+export const emptyDraft = (): ConfigDraft => ({ redirectUris: '', postLogoutRedirectUris: '', scopeWhitelist: ['openid', 'profile', 'email'], requirePkce: true, claimsInIdToken: false });
 
 export const draftFromClient = (client: Client): ConfigDraft => ({
   redirectUris: client.redirectUris.join('\n'),
   postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
   scopeWhitelist: [...client.scopeWhitelist],
   requirePkce: client.requirePkce,
+  claimsInIdToken: client.claimsInIdToken,
 });
 
 export const uriLines = (text: string) =>
@@ -40,6 +43,7 @@ export function bodyFromDraft(draft: ConfigDraft): ClientConfigBody {
     postLogoutRedirectUris: uriLines(draft.postLogoutRedirectUris),
     scopeWhitelist: SCOPES.filter((scope) => scope === 'openid' || draft.scopeWhitelist.includes(scope)),
     requirePkce: draft.requirePkce,
+    claimsInIdToken: draft.claimsInIdToken,
   };
 }
 

@@ -21,6 +21,7 @@ export const CLIENT_CONFIG_FIELDS: FieldSpec<Client>[] = [
   { key: 'postLogoutRedirectUris', label: 'console.clientConfig.postLogoutRedirectUris' },
   { key: 'scopeWhitelist', label: 'console.clientConfig.scopes' },
   { key: 'requirePkce', label: 'console.fields.pkceRequired' },
+  { key: 'claimsInIdToken', label: 'console.clientConfig.claimsInIdToken' },
 ];
 
 /** Everything about a client a person would want to know changed before reapplying an edit. */

@@ -27,6 +27,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/admin/users', label: 'console.nav.users', adminOnly: true, current: under('/admin/users') },
   { to: '/admin/assistant-grants', label: 'console.nav.assistantGrants', adminOnly: true, current: under('/admin/assistant-grants') },
   { to: '/admin/identity-providers', label: 'console.nav.identityProviders', adminOnly: true, current: under('/admin/identity-providers') },
+  { to: '/admin/groups', label: 'console.nav.groups', adminOnly: true, current: under('/admin/groups') },
   { to: '/admin/settings', label: 'console.nav.settings', adminOnly: true, current: under('/admin/settings') },
   { to: '/admin/audit', label: 'console.nav.auditLog', adminOnly: true, current: under('/admin/audit') },
 ];

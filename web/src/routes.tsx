@@ -2,6 +2,7 @@ import type { SessionUser } from './api/types.ts';
 import { AccountLayout, accountSectionFor } from './pages/account-layout.tsx';
 import { AdminAssistantGrantsPage } from './pages/admin-assistant-grants-page.tsx';
 import { AdminAuditPage } from './pages/admin-audit-page.tsx';
+import { AdminGroupsPage } from './pages/admin-groups-page.tsx';
 import { AdminIdentityProvidersPage } from './pages/admin-identity-providers-page.tsx';
 import { AdminSettingsPage } from './pages/admin-settings-page.tsx';
 import { AdminUsersPage } from './pages/admin-users-page.tsx';
@@ -30,6 +31,7 @@ export function routeFor(path: string, user: SessionUser) {
   if (path === '/admin/identity-providers') return user.isAdmin ? <AdminIdentityProvidersPage /> : <NotFoundPage />;
   if (path === '/admin/settings') return user.isAdmin ? <AdminSettingsPage /> : <NotFoundPage />;
   if (path === '/admin/audit') return user.isAdmin ? <AdminAuditPage /> : <NotFoundPage />;
+  if (path === '/admin/groups') return user.isAdmin ? <AdminGroupsPage /> : <NotFoundPage />;
   for (const [pattern, tab] of projectRoutes) {
     const params = matchPath(pattern, path);
     if (params?.projectId) {

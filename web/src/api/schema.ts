@@ -7796,14 +7796,11 @@ export interface operations {
                      *               "account": "preferred_username",
                      *               "displayName": "name",
                      *               "email": "email",
-                     *               "emailVerified": "email_verified",
-                     *               "groups": "groups"
+                     *               "emailVerified": "email_verified"
                      *             }
                      *           },
                      *           "hasClientSecret": true,
-                     *           "groupMapping": {
-                     *             "campus-staff": "staff"
-                     *           },
+                     *           "groupMapping": {},
                      *           "version": 1,
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -8001,14 +7998,11 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified",
-                     *             "groups": "groups"
+                     *             "emailVerified": "email_verified"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
-                     *         "groupMapping": {
-                     *           "campus-staff": "staff"
-                     *         },
+                     *         "groupMapping": {},
                      *         "version": 1,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -8382,14 +8376,11 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified",
-                     *             "groups": "groups"
+                     *             "emailVerified": "email_verified"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
-                     *         "groupMapping": {
-                     *           "campus-staff": "staff"
-                     *         },
+                     *         "groupMapping": {},
                      *         "version": 2,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T10:15:00.000Z"

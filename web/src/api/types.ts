@@ -28,3 +28,5 @@ export type IdentityProvider = Schemas['IdentityProvider'];
 export type NewIdentityProvider = operations['createIdentityProvider']['requestBody']['content']['application/json'];
 export type IdentityProviderChanges = operations['updateIdentityProvider']['requestBody']['content']['application/json'];
 export type AccountIdentity = Schemas['AccountIdentity'];
+export type Group = Schemas['Group'];
+export type GroupMember = Schemas['GroupMember'];

@@ -95,6 +95,20 @@ export function ClientConfigFields({ clientType, draft, onChange, errors }: Clie
         {t(clientType !== 'web' ? 'console.clientConfig.pkceAlways' : 'console.clientConfig.pkceRecommended')}
       </p>
       {errors.requirePkce && <p class="field-error">{errors.requirePkce}</p>}
+      <div class="check">
+        <input
+          type="checkbox"
+          id={`${pkceHintId}-claims`}
+          checked={draft.claimsInIdToken}
+          aria-describedby={`${pkceHintId}-claims-hint`}
+          onChange={(e) => set({ claimsInIdToken: e.currentTarget.checked })}
+        />
+        <label for={`${pkceHintId}-claims`}>{t('console.clientConfig.claimsInIdToken')}</label>
+      </div>
+      <p class="field-hint check-hint" id={`${pkceHintId}-claims-hint`}>
+        {t('console.clientConfig.claimsInIdTokenHint')}
+      </p>
+      {errors.claimsInIdToken && <p class="field-error">{errors.claimsInIdToken}</p>}
     </>
   );
 }

@@ -102,6 +102,7 @@ export function AdminUsersPage() {
                     {user.displayName}
                     {self && <span class="muted"> {t('console.users.you')}</span>} {user.isAdmin && <Badge tone="accent">{t('console.admin')}</Badge>}
                     <span class="block small muted">{user.account}</span>
+                    {user.groups.length > 0 && <span class="block small muted">{t('console.users.groups', { groups: user.groups.join(', ') })}</span>}
                   </th>
                   <td data-label={t('console.users.email')}>{user.email ?? <span class="muted">{t('console.users.noEmail')}</span>}</td>
                   <td data-label={t('console.users.status')}>

@@ -70,6 +70,10 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
             <dt>PKCE</dt>
             <dd>{t(client.requirePkce ? 'console.clientConfig.pkceRequired' : 'console.clientConfig.pkceOptional')}</dd>
           </div>
+          <div>
+            <dt>{t('console.clientConfig.claimsInIdToken')}</dt>
+            <dd>{t(client.claimsInIdToken ? 'console.clientConfig.claimsInIdTokenOn' : 'console.clientConfig.claimsInIdTokenOff')}</dd>
+          </div>
         </dl>
       )}
       {editor.editing && (

@@ -1,0 +1,269 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, unwrap, type ApiError } from '../api/client.ts';
+import type { AdminUser, Group, GroupMember } from '../api/types.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { Dialog } from '../components/dialog.tsx';
+import { TextAreaField, TextField } from '../components/field.tsx';
+import { FormError } from '../components/form-error.tsx';
+import { LoadError, Loading } from '../components/load-state.tsx';
+import { PageHeader } from '../components/page-header.tsx';
+import { toApiError, useResource } from '../use-resource.ts';
+import { t } from '../i18n.ts';
+
+/** Groups (administrators): what applications authorise with, released as the `groups` claim. */
+export function AdminGroupsPage() {
+  const groups = useResource('admin-groups', () => unwrap(api.GET('/admin/groups')).then((r) => r.groups));
+  const [editing, setEditing] = useState<{ group: Group | null } | null>(null);
+  const [removing, setRemoving] = useState<Group | null>(null);
+  const [members, setMembers] = useState<Group | null>(null);
+  const [notice, setNotice] = useState('');
+
+  const replace = (saved: Group) => {
+    const known = (groups.data ?? []).some((g) => g.name === saved.name);
+    const next = known ? (groups.data ?? []).map((g) => (g.name === saved.name ? saved : g)) : [...(groups.data ?? []), saved].sort((a, b) => (a.name < b.name ? -1 : 1));
+    groups.set(next);
+    setNotice(t(known ? 'console.groups.saved' : 'console.groups.added', { name: saved.displayName }));
+  };
+  const remove = async (group: Group) => {
+    await unwrap(api.DELETE('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version } }));
+    groups.set((groups.data ?? []).filter((g) => g.name !== group.name));
+    setNotice(t('console.groups.removed', { name: group.displayName }));
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={t('console.groups.title')}
+        actions={
+          <button type="button" class="button button-primary" onClick={() => setEditing({ group: null })}>
+            {t('console.groups.add')}
+          </button>
+        }
+      >
+        <p class="muted">{t('console.groups.intro')}</p>
+      </PageHeader>
+      <p class="small success-text" role="status">
+        {notice}
+      </p>
+      {groups.error && <LoadError error={groups.error} onRetry={() => void groups.reload()} />}
+      {!groups.data && !groups.error && <Loading what={t('console.groups.loading')} />}
+      {groups.data && groups.data.length === 0 && <p class="muted">{t('console.groups.none')}</p>}
+      {groups.data && groups.data.length > 0 && (
+        <table class="data-table">
+          <caption class="visually-hidden">{t('console.groups.caption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('console.groups.group')}</th>
+              <th scope="col">{t('console.groups.description')}</th>
+              <th scope="col">{t('console.groups.memberCount')}</th>
+              <th scope="col">
+                <span class="visually-hidden">{t('console.groups.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.data.map((group) => (
+              <tr key={group.name}>
+                <th scope="row" data-label={t('console.groups.group')}>
+                  {group.displayName}
+                  <span class="block small muted">
+                    <code>{group.name}</code>
+                  </span>
+                </th>
+                <td data-label={t('console.groups.description')}>{group.description || <span class="muted">{t('console.groups.noDescription')}</span>}</td>
+                <td data-label={t('console.groups.memberCount')}>{group.memberCount}</td>
+                <td data-label={t('console.groups.actions')}>
+                  <div class="actions">
+                    <button type="button" class="button button-small" onClick={() => setMembers(group)} aria-label={t('console.groups.membersLabel', { name: group.displayName })}>
+                      {t('console.groups.members')}
+                    </button>
+                    <button type="button" class="button button-small" onClick={() => setEditing({ group })} aria-label={t('console.groups.editLabel', { name: group.displayName })}>
+                      {t('console.groups.edit')}
+                    </button>
+                    <button type="button" class="button button-small" onClick={() => setRemoving(group)} aria-label={t('console.groups.removeLabel', { name: group.displayName })}>
+                      {t('console.groups.remove')}
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <GroupDialog open={editing !== null} group={editing?.group ?? null} onClose={() => setEditing(null)} onSaved={replace} />
+      <GroupMembersDialog group={members} onClose={() => setMembers(null)} onCountChanged={() => void groups.reload()} />
+      <ConfirmDialog open={removing !== null} title={t('console.groups.removeTitle')} confirmLabel={t('console.groups.removeConfirm')} danger onConfirm={() => (removing ? remove(removing) : Promise.resolve())} onClose={() => setRemoving(null)}>
+        <p>
+          <strong>{removing?.displayName}</strong> ({removing?.name}): {t('console.groups.removeBody')}
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** Adds a group (`group` null) or changes its display name and description at the version read. */
+function GroupDialog({ open, group, onClose, onSaved }: { open: boolean; group: Group | null; onClose: () => void; onSaved: (saved: Group) => void }) {
+  const [name, setName] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [description, setDescription] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  useEffect(() => {
+    if (!open) return;
+    setName(group?.name ?? '');
+    setDisplayName(group?.displayName ?? '');
+    setDescription(group?.description ?? '');
+  }, [open, group]);
+  const errors = error?.fieldErrors ?? {};
+
+  const close = () => {
+    setError(undefined);
+    onClose();
+  };
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const saved = group
+        ? (await unwrap(api.PATCH('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version, displayName, description } }))).group
+        : (await unwrap(api.POST('/admin/groups', { body: { name: name.trim(), displayName, ...(description.trim() ? { description } : {}) } }))).group;
+      close();
+      onSaved(saved);
+    } catch (caught) {
+      setError(toApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} title={group ? t('console.groups.editTitle', { name: group.displayName }) : t('console.groups.addTitle')} onClose={close}>
+      <form onSubmit={submit} noValidate>
+        <FormError error={error} fieldsShown />
+        {!group && <TextField label={t('console.groups.name')} value={name} onValue={setName} hint={t('console.groups.nameHint')} autoCapitalize="none" spellcheck={false} autoComplete="off" error={errors.name} />}
+        <TextField label={t('console.groups.displayName')} value={displayName} onValue={setDisplayName} error={errors.displayName} />
+        <TextAreaField label={t('console.groups.descriptionOptional')} value={description} onValue={setDescription} rows={2} error={errors.description} />
+        <div class="actions dialog-actions">
+          <button type="button" class="button" onClick={close}>
+            {t('console.common.cancel')}
+          </button>
+          <button type="submit" class="button button-primary" disabled={busy}>
+            {busy ? t('console.common.working') : group ? t('console.groups.save') : t('console.groups.create')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+const matches = (query: string, ...texts: (string | null | undefined)[]) => {
+  const wanted = query.trim().toLowerCase();
+  return wanted === '' || texts.some((text) => text?.toLowerCase().includes(wanted));
+};
+
+/** A group's members with who manages each, a search over them and over the people to add, and removal. */
+function GroupMembersDialog({ group, onClose, onCountChanged }: { group: Group | null; onClose: () => void; onCountChanged: () => void }) {
+  const [members, setMembers] = useState<GroupMember[] | null>(null);
+  const [people, setPeople] = useState<AdminUser[] | null>(null);
+  const [query, setQuery] = useState('');
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const [status, setStatus] = useState('');
+
+  const load = async (name: string) => {
+    setMembers((await unwrap(api.GET('/admin/groups/{name}/members', { params: { path: { name } } }))).members);
+  };
+  useEffect(() => {
+    setMembers(null);
+    setQuery('');
+    setStatus('');
+    setError(undefined);
+    if (!group) return;
+    load(group.name).catch((caught: unknown) => setError(toApiError(caught)));
+    unwrap(api.GET('/admin/users'))
+      .then((r) => setPeople(r.users))
+      .catch((caught: unknown) => setError(toApiError(caught)));
+  }, [group]);
+
+  const change = async (person: { subjectId: string; account: string }, add: boolean) => {
+    if (!group) return;
+    setError(undefined);
+    try {
+      const path = { params: { path: { name: group.name, subjectId: person.subjectId } } };
+      await unwrap(add ? api.PUT('/admin/groups/{name}/members/{subjectId}', path) : api.DELETE('/admin/groups/{name}/members/{subjectId}', path));
+      await load(group.name);
+      setStatus(t(add ? 'console.groups.memberAdded' : 'console.groups.memberRemoved', { account: person.account }));
+      onCountChanged();
+    } catch (caught) {
+      setError(toApiError(caught));
+    }
+  };
+
+  const memberIds = new Set((members ?? []).map((member) => member.subjectId));
+  const shownMembers = (members ?? []).filter((member) => matches(query, member.account, member.displayName));
+  const candidates = query.trim() === '' ? [] : (people ?? []).filter((person) => !memberIds.has(person.subjectId) && matches(query, person.account, person.displayName, person.email)).slice(0, 10);
+  const sourceText = (source: string) => (source === 'local' ? t('console.groups.sourceLocal') : t('console.groups.sourceProvider', { provider: source.replace(/^(oidc|ldap):/, '') }));
+
+  return (
+    <Dialog open={group !== null} title={group ? t('console.groups.membersTitle', { name: group.displayName }) : ''} onClose={onClose} wide>
+      <FormError error={error} />
+      <TextField label={t('console.groups.search')} value={query} onValue={setQuery} hint={t('console.groups.searchHint')} autoComplete="off" spellcheck={false} />
+      <p class="small success-text" role="status">
+        {status}
+      </p>
+      {candidates.length > 0 && (
+        <section aria-label={t('console.groups.candidates')}>
+          <h3 class="small">{t('console.groups.candidates')}</h3>
+          <ul class="plain-list">
+            {candidates.map((person) => (
+              <li key={person.subjectId}>
+                {person.displayName} <span class="muted">({person.account})</span>{' '}
+                <button type="button" class="button button-small" onClick={() => void change(person, true)} aria-label={t('console.groups.addMemberLabel', { account: person.account })}>
+                  {t('console.groups.addMember')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {members === null && !error && <Loading what={t('console.groups.loadingMembers')} />}
+      {members !== null && members.length === 0 && <p class="muted">{t('console.groups.noMembers')}</p>}
+      {members !== null && members.length > 0 && (
+        <table class="data-table">
+          <caption class="visually-hidden">{group ? t('console.groups.membersTitle', { name: group.displayName }) : ''}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('console.groups.person')}</th>
+              <th scope="col">{t('console.groups.source')}</th>
+              <th scope="col">
+                <span class="visually-hidden">{t('console.groups.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {shownMembers.map((member) => (
+              <tr key={member.subjectId}>
+                <th scope="row" data-label={t('console.groups.person')}>
+                  {member.displayName}
+                  <span class="block small muted">{member.account}</span>
+                </th>
+                <td data-label={t('console.groups.source')}>{sourceText(member.source)}</td>
+                <td data-label={t('console.groups.actions')}>
+                  <button type="button" class="button button-small" onClick={() => void change(member, false)} aria-label={t('console.groups.removeMemberLabel', { account: member.account })}>
+                    {t('console.groups.removeMember')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div class="actions dialog-actions">
+        <button type="button" class="button" onClick={onClose}>
+          {t('console.groups.close')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

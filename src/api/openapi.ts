@@ -198,7 +198,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], surfac
       ...(operation.body
         ? {
             requestBody: {
-              required: true,
+              required: !operation.body.safeParse(undefined).success,
               content: {
                 'application/json': { schema: convert(operation.body, 'input'), ...(operation.bodyExample !== undefined ? { example: operation.bodyExample } : {}) },
               },

@@ -16,6 +16,8 @@ export interface SignedIn {
   token: string;
   /** Set when the bearer is an OAuth access token of an assistant (native client), not a password session. */
   assistant?: { clientId: string; scopes: readonly string[] };
+  /** A console session's last proof of the person (sign-in or re-authentication), epoch ms. */
+  provenAt?: number;
 }
 
 export interface OperationContext<P, Q, B, A extends Access> {
@@ -59,6 +61,15 @@ export interface Operation<
   errors: readonly ErrorCode[];
   /** The answer is a secret shown this once (it is never stored, so an Idempotency-Key cannot replay it). */
   answerIsSecret?: boolean;
+  /**
+   * Who alone may call it (DESIGN.md section 14), checked by the pipeline before anything else and by the
+   * use case: `console`, the person's own browser session (the person-only operations: answered
+   * 403 browser_only on the Agent API, and not an MCP tool); `password-sessions`, not an assistant's
+   * OAuth token (not an MCP tool; 403 browser_only to such a token on the Agent API).
+   */
+  onlyFrom?: 'console' | 'password-sessions';
+  /** Body fields the MCP tool does not take (an assistant never handles them); sent anyway, they are refused as unknown arguments. */
+  notToolArguments?: readonly string[];
   /** Replaces the surface's security requirement in the document (the console's login and context). */
   security?: Array<Record<string, string[]>>;
   handle(context: OperationContext<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.output<R>>;

@@ -5,6 +5,7 @@ import type { Services } from '../services/index.ts';
 import { readIdempotencyKey, runIdempotently } from './idempotency-key.ts';
 import { isCreating, type AnyOperation, type HttpMethod, type SignedIn } from './operation.ts';
 import { refuseOutsideTokenScope } from './operation-scope.ts';
+import { refuseOffItsSurface } from './operation-surface.ts';
 import { parseRequestPart, refuseUnexpectedBody } from './request-validation.ts';
 
 /** How a surface recognises its signed-in user: bearer token (agent) or cookie plus CSRF header (console). */
@@ -59,7 +60,9 @@ export function registerOperations(app: FastifyInstance, operations: readonly An
           surface: auth.surface,
           ip: request.ip,
           ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, scopes: signedIn.assistant.scopes } : {}),
+          ...(signedIn?.provenAt !== undefined ? { provenAt: signedIn.provenAt } : {}),
         };
+        refuseOffItsSurface(operation, actor);
         refuseOutsideTokenScope(operation, actor);
         const params = operation.params ? parseRequestPart(operation.params, request.params, 'path') : undefined;
         const query = operation.query ? parseRequestPart(operation.query, request.query, 'query') : undefined;

@@ -8,6 +8,9 @@ export const ACCOUNT_LINK_LIFETIME_MS: Record<AccountLinkPurpose, number> = {
   email_verification: 24 * 60 * 60 * 1000,
 };
 
+/** A set-password link handed to an administrator (no mail) instead of mailed: 7 days, so it can wait for the person. */
+export const SET_PASSWORD_LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** The path under the issuer that each link opens; the token follows it. */
 export const ACCOUNT_LINK_PATHS: Record<AccountLinkPurpose, string> = {
   invitation: '/account/invitation/',
@@ -16,7 +19,7 @@ export const ACCOUNT_LINK_PATHS: Record<AccountLinkPurpose, string> = {
 };
 
 /** The security notices a person receives by mail. */
-export const SECURITY_NOTICE_KINDS = ['password_changed', 'second_factor_changed', 'assistant_connected'] as const;
+export const SECURITY_NOTICE_KINDS = ['password_changed', 'second_factor_changed', 'assistant_connected', 'identity_unlinked'] as const;
 export type SecurityNoticeKind = (typeof SECURITY_NOTICE_KINDS)[number];
 
 export type MailKind = AccountLinkPurpose | 'security_notice';

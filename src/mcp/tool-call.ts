@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { IDEMPOTENCY_ARGUMENT, readIdempotencyArgument, runIdempotently } from '../api/idempotency-key.ts';
 import { isCreating, type AnyOperation, type SignedIn } from '../api/operation.ts';
 import { refuseOutsideTokenScope } from '../api/operation-scope.ts';
+import { refuseOffItsSurface } from '../api/operation-surface.ts';
 import { parseRequestPart } from '../api/request-validation.ts';
 import type { Actor } from '../domain/actor.ts';
 import { AppError } from '../errors.ts';
@@ -98,6 +99,7 @@ function toAppError(error: unknown): AppError {
  */
 export async function callOperationTool(operation: AnyOperation, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult> {
   try {
+    refuseOffItsSurface(operation, context.actor);
     refuseOutsideTokenScope(operation, context.actor);
     const { [IDEMPOTENCY_ARGUMENT]: keyArgument, ...operationArgs } = args;
     const creating = isCreating(operation);

@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import { ownSubjectId } from './caller-checks.ts';
 import type { ServiceDeps } from './deps.ts';
+import { createPersonOnlyCheck } from './person-only.ts';
 import { issueAccountLink, openAccountLink, requireMail } from './mail/account-links.ts';
 import type { LinkCheck } from './password-reset.ts';
 
@@ -13,7 +14,9 @@ import type { LinkCheck } from './password-reset.ts';
  * confirming that link (no sign-in needed: holding the link is the proof) marks it verified.
  * email_verified is true only for an address verified so, by an administrator, or by an upstream.
  */
-export function createEmailVerificationService({ store, clock, mail }: ServiceDeps) {
+export function createEmailVerificationService(deps: ServiceDeps) {
+  const { store, clock, mail } = deps;
+  const personOnly = createPersonOnlyCheck(deps);
   return {
     /** The caller's address, whether it is verified, and whether Sesame can mail a verification link. */
     async currentEmail(actor: Actor): Promise<{ email: string | null; emailVerified: boolean; mailEnabled: boolean }> {
@@ -24,9 +27,8 @@ export function createEmailVerificationService({ store, clock, mail }: ServiceDe
 
     /** Sets the caller's address (unverified) and mails it a verification link; the same verified address changes nothing. */
     async changeEmail(actor: Actor, email: string): Promise<{ email: string; emailVerified: boolean }> {
-      if (!actor.subjectId) throw new AppError('login_required', SIGN_IN_FIRST);
+      const subjectId = personOnly.requirePerson(actor, 'Changing your email address');
       requireMail(mail, 'email', 'send the verification link');
-      const subjectId = actor.subjectId;
       return store.transaction(async (repos) => {
         const before = await repos.users.findBySubjectId(subjectId);
         if (!before) throw new AppError('login_required', SIGN_IN_FIRST);

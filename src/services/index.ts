@@ -42,6 +42,7 @@ export function createServices({
   lookupLimiter = unlimitedLookups,
   keyEncryptionSecret,
   issuer,
+  reauthWindowSeconds,
 }: {
   db: Db;
   engine: Engine;
@@ -54,8 +55,10 @@ export function createServices({
   keyEncryptionSecret?: string | undefined;
   /** OIDC_ISSUER, which passkeys are bound to; absent (the command line), passkeys are unavailable. */
   issuer?: string | undefined;
+  /** REAUTH_WINDOW_SECONDS; absent, the default. */
+  reauthWindowSeconds?: number | undefined;
 }) {
-  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, issuer, ...(mail ? { mail } : {}) };
+  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, issuer, reauthWindowSeconds, ...(mail ? { mail } : {}) };
   return {
     users: createUserService(deps),
     sessions: createSessionService(deps),

@@ -20,6 +20,8 @@ export interface SessionInfo {
   createdAt: number;
   expiresAt: number;
   lastSeenAt: number;
+  /** When the session last proved the person: its sign-in, or a later re-authentication. */
+  provenAt: number;
 }
 
 export interface LoginResult {
@@ -50,6 +52,7 @@ export function createSessionService(deps: ServiceDeps) {
         lastSeenAt: now,
         expiresAt: now + SESSION_LIFETIME_SECONDS * 1000,
         revokedAt: null,
+        provenAt: now,
       });
       await writeAudit(repos, clock, actor, { action: 'session.login', targetType: 'user', targetId: user.subjectId, after: method === 'password' ? { kind } : { kind, method } });
     });
@@ -114,7 +117,7 @@ export function createSessionService(deps: ServiceDeps) {
       const { session, user } = found;
       if (session.kind !== kind || session.revokedAt !== null || session.expiresAt <= now || user.status !== 'active') return null;
       if (now - session.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) await store.repos.sessions.touch(digest, now);
-      return { user, session: { kind: session.kind, createdAt: session.createdAt, expiresAt: session.expiresAt, lastSeenAt: now } };
+      return { user, session: { kind: session.kind, createdAt: session.createdAt, expiresAt: session.expiresAt, lastSeenAt: now, provenAt: session.provenAt } };
     },
 
     /** Ends the session at once; an unknown or already ended token is not an error. */

@@ -34,6 +34,7 @@ export async function composeServer(deps: { config: Config; db: Db; engine: Engi
     mail: mailSettingsOf(config, operations),
     keyEncryptionSecret: config.keyEncryptionSecret,
     issuer: config.issuer,
+    reauthWindowSeconds: config.reauthWindowSeconds,
   });
   const prepared = await prepareInstance({ config, db, clock, services });
   const app = await buildApp({ config, db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });

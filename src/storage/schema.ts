@@ -88,6 +88,8 @@ export interface SessionsTable {
   revoked_at: EpochMs | null;
   /** Opaque id a person names the session by; never the token or its digest. */
   session_id: string;
+  /** When the session last proved the person (sign-in or re-authentication); null: since created_at. */
+  proven_at: EpochMs | null;
 }
 
 export interface AuditLogTable {

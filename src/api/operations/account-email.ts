@@ -1,5 +1,6 @@
 import { changeEmailRequest, changeEmailResponse, currentEmailResponse } from '../contracts/account-email.ts';
 import { defineOperation } from '../operation.ts';
+import { PERSON_ONLY_NOTE } from '../operation-surface.ts';
 
 export const changeMyEmail = defineOperation({
   operationId: 'changeMyEmail',
@@ -10,8 +11,10 @@ export const changeMyEmail = defineOperation({
   description:
     'Sets your email address, unverified, and mails it a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, ' +
     'where a confirm button verifies it without signing in. Until then `email_verified` is false. ' +
-    'Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.',
+    'Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.' +
+    PERSON_ONLY_NOTE,
   access: 'session',
+  onlyFrom: 'console',
   body: changeEmailRequest,
   bodyExample: { email: 'alice@example.com' },
   response: {
@@ -20,7 +23,7 @@ export const changeMyEmail = defineOperation({
     schema: changeEmailResponse,
     example: { email: 'alice@example.com', emailVerified: false },
   },
-  errors: ['invalid_request'],
+  errors: ['invalid_request', 'browser_only', 'reauthentication_required'],
   async handle({ services, actor, body }) {
     return services.emailVerification.changeEmail(actor, body.email);
   },

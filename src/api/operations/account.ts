@@ -12,6 +12,7 @@ import {
   presentAccountSession,
   presentConsent,
   presentFactor,
+  reauthenticateRequest,
   recoveryCodesResponse,
   removeFactorRequest,
   sessionListResponse,
@@ -22,6 +23,7 @@ import {
 import { exampleLaterTime, exampleTime } from '../contracts/examples.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { defineOperation, type SignedIn } from '../operation.ts';
+import { PERSON_ONLY_NOTE } from '../operation-surface.ts';
 
 const tag = 'My account';
 
@@ -41,12 +43,13 @@ export const changePassword = defineOperation({
   path: '/account/password',
   tag,
   summary: 'Change my password',
-  description: 'Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in). The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens.',
+  description: 'Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in); the current password does not stand in for a recent proof: the session needs one too. The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens.' + PERSON_ONLY_NOTE,
   access: 'session',
+  onlyFrom: 'console',
   body: changePasswordRequest,
   bodyExample: { currentPassword: 'correct horse battery staple', newPassword: 'a new long passphrase' },
   response: { status: 204, description: 'Changed; your other sessions are ended.' },
-  errors: ['invalid_request', 'invalid_credentials', 'rate_limited'],
+  errors: ['invalid_request', 'invalid_credentials', 'rate_limited', 'browser_only', 'reauthentication_required'],
   async handle({ services, actor, signedIn, body }) {
     await services.account.changePassword(callerOf(actor, signedIn), body);
   },
@@ -147,8 +150,9 @@ export const startTotp = defineOperation({
   path: '/account/factors/totp',
   tag,
   summary: 'Start adding an authenticator app',
-  description: 'Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (`POST /account/factors/totp/{factorId}/confirm`) before it counts.',
+  description: 'Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (`POST /account/factors/totp/{factorId}/confirm`) before it counts.' + PERSON_ONLY_NOTE,
   access: 'session',
+  onlyFrom: 'console',
   body: startTotpRequest,
   bodyExample: { name: 'Phone' },
   response: {
@@ -157,7 +161,7 @@ export const startTotp = defineOperation({
     schema: startTotpResponse,
     example: { factorId: exampleFactor.factorId, secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauthUri: 'otpauth://totp/Sesame:alice?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Sesame', qrCodeSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 41 41">...</svg>' },
   },
-  errors: ['invalid_request'],
+  errors: ['invalid_request', 'browser_only', 'reauthentication_required'],
   async handle({ services, actor, body }) {
     return services.factors.startTotp(actor, body);
   },
@@ -169,13 +173,14 @@ export const confirmTotp = defineOperation({
   path: '/account/factors/totp/:factorId/confirm',
   tag,
   summary: 'Confirm an authenticator app',
-  description: 'Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe.',
+  description: 'Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe.' + PERSON_ONLY_NOTE,
   access: 'session',
+  onlyFrom: 'console',
   params: factorParams,
   body: confirmTotpRequest,
   bodyExample: { code: '492039' },
   response: { status: 200, description: 'The confirmed factor.', schema: confirmTotpResponse, example: { factor: exampleFactor, recoveryCodes: exampleRecoveryCodes } },
-  errors: ['invalid_request', 'not_found'],
+  errors: ['invalid_request', 'not_found', 'browser_only', 'reauthentication_required'],
   async handle({ services, actor, params, body }) {
     const { factor, recoveryCodes } = await services.factors.confirmTotp(actor, params.factorId, body.code);
     return { factor: presentFactor(factor), ...(recoveryCodes ? { recoveryCodes } : {}) };
@@ -188,8 +193,9 @@ export const passkeyOptions = defineOperation({
   path: '/account/factors/passkeys/options',
   tag,
   summary: 'Start adding a passkey',
-  description: 'WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer\'s host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once.',
+  description: 'WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer\'s host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once.' + PERSON_ONLY_NOTE,
   access: 'session',
+  onlyFrom: 'console',
   response: {
     status: 200,
     description: 'The options.',
@@ -205,7 +211,7 @@ export const passkeyOptions = defineOperation({
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred', requireResidentKey: true },
     },
   },
-  errors: [],
+  errors: ['browser_only', 'reauthentication_required'],
   async handle({ services, actor }) {
     return services.passkeys.registrationOptions(actor);
   },
@@ -218,15 +224,16 @@ export const addPasskey = defineOperation({
   path: '/account/factors/passkeys',
   tag,
   summary: 'Add a passkey',
-  description: 'Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page\'s "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.',
+  description: 'Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page\'s "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.' + PERSON_ONLY_NOTE,
   access: 'session',
+  onlyFrom: 'console',
   body: addPasskeyRequest,
   bodyExample: {
     name: 'Laptop',
     response: { id: 'Kx3u9Qw2Rt5yUi8oP1aS4dF', rawId: 'Kx3u9Qw2Rt5yUi8oP1aS4dF', type: 'public-key', response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZQ' } },
   },
   response: { status: 201, description: 'The passkey.', schema: addPasskeyResponse, example: { factor: { ...exampleFactor, type: 'passkey', name: 'Laptop' }, recoveryCodes: exampleRecoveryCodes } },
-  errors: ['invalid_request'],
+  errors: ['invalid_request', 'browser_only', 'reauthentication_required'],
   async handle({ services, actor, body }) {
     const { factor, recoveryCodes } = await services.passkeys.addPasskey(actor, body);
     return { factor: presentFactor(factor), ...(recoveryCodes ? { recoveryCodes } : {}) };
@@ -240,10 +247,11 @@ export const newRecoveryCodes = defineOperation({
   path: '/account/recovery-codes',
   tag,
   summary: 'Make new recovery codes',
-  description: 'Ten new single-use recovery codes, shown only in this answer; the old ones stop working.',
+  description: 'Ten new single-use recovery codes, shown only in this answer; the old ones stop working.' + PERSON_ONLY_NOTE,
   access: 'session',
+  onlyFrom: 'console',
   response: { status: 201, description: 'The new codes.', schema: recoveryCodesResponse, example: { recoveryCodes: exampleRecoveryCodes } },
-  errors: ['invalid_request'],
+  errors: ['invalid_request', 'browser_only', 'reauthentication_required'],
   async handle({ services, actor }) {
     return { recoveryCodes: await services.factors.newRecoveryCodes(actor) };
   },
@@ -255,16 +263,38 @@ export const removeFactor = defineOperation({
   path: '/account/factors/:factorId',
   tag,
   summary: 'Remove a second factor',
-  description: 'Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes) after checking your password. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.',
+  description: 'Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes). Send `currentPassword` (checked; a wrong one answers 401 invalid_credentials and counts as a failed sign-in, and a right one is the proof this removal needs), or nothing in a session with a recent proof. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.' + PERSON_ONLY_NOTE,
   access: 'session',
+  onlyFrom: 'console',
   params: factorParams,
   body: removeFactorRequest,
   bodyExample: { currentPassword: 'correct horse battery staple' },
   response: { status: 204, description: 'Removed.' },
-  errors: ['invalid_request', 'invalid_credentials', 'not_found', 'rate_limited'],
+  errors: ['invalid_request', 'invalid_credentials', 'not_found', 'rate_limited', 'browser_only', 'reauthentication_required'],
   async handle({ services, actor, params, body }) {
-    await services.factors.removeFactor(actor, params.factorId, body.currentPassword);
+    await services.factors.removeFactor(actor, params.factorId, body?.currentPassword);
   },
 });
 
-export const accountOperations = [changePassword, listMySessions, endMySession, listMyConsents, revokeMyConsent, listMyFactors, startTotp, confirmTotp, passkeyOptions, addPasskey, newRecoveryCodes, removeFactor];
+export const reauthenticate = defineOperation({
+  operationId: 'reauthenticate',
+  method: 'POST',
+  path: '/account/reauthenticate',
+  tag,
+  summary: 'Prove it is me again',
+  description:
+    'Proves again, in this console session, that you are you: with your `currentPassword`, or an `otp` (a code from your authenticator app or an unused recovery code). ' +
+    'For REAUTH_WINDOW_SECONDS (default 10 minutes) afterwards the session may change how you sign in (password, second factors, recovery codes, email, linked identities). ' +
+    'A wrong proof answers 401 invalid_credentials and counts as a failed sign-in. Console only: on the Agent API it answers 403 browser_only.',
+  access: 'session',
+  onlyFrom: 'console',
+  body: reauthenticateRequest,
+  bodyExample: { currentPassword: 'correct horse battery staple' },
+  response: { status: 204, description: 'This session has a fresh proof.' },
+  errors: ['invalid_request', 'invalid_credentials', 'rate_limited', 'browser_only'],
+  async handle({ services, actor, signedIn, body }) {
+    await services.account.reauthenticate(callerOf(actor, signedIn), body);
+  },
+});
+
+export const accountOperations = [changePassword, listMySessions, endMySession, listMyConsents, revokeMyConsent, listMyFactors, startTotp, confirmTotp, passkeyOptions, addPasskey, newRecoveryCodes, removeFactor, reauthenticate];

@@ -12,6 +12,7 @@ import {
   updateIdentityProviderRequest,
   type IdentityProviderJson,
 } from '../contracts/identity-providers.ts';
+import { PERSON_ONLY_NOTE } from '../operation-surface.ts';
 import { defineOperation } from '../operation.ts';
 
 const adminTag = 'Administration';
@@ -146,11 +147,13 @@ export const removeMyIdentity = defineOperation({
   summary: 'Unlink one of my identities',
   description:
     'Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). ' +
-    'Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first.',
+    'Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first.' +
+    PERSON_ONLY_NOTE,
   access: 'session',
+  onlyFrom: 'console',
   params: identityParams,
   response: { status: 204, description: 'Unlinked.' },
-  errors: ['not_found', 'last_sign_in_method'],
+  errors: ['not_found', 'last_sign_in_method', 'browser_only', 'reauthentication_required'],
   async handle({ services, actor, params }) {
     await services.accountIdentities.removeIdentity(actor, params.identityId);
   },

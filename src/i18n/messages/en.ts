@@ -200,6 +200,8 @@ export const en = {
   'mail.notice.second_factor_changed.subject': 'Your Sesame sign-in factors changed',
   'mail.notice.second_factor_changed.body':
     'The second factors (authenticator app, passkeys or recovery codes) of your Sesame account {account} were just changed.',
+  'mail.notice.identity_unlinked.subject': 'An identity was unlinked from your Sesame account',
+  'mail.notice.identity_unlinked.body': 'An account at an identity provider was just unlinked from your Sesame account {account}: it no longer signs you in.',
   'mail.notice.assistant_connected.subject': 'An assistant was connected to your Sesame account',
   'mail.notice.assistant_connected.body':
     'An assistant was just allowed to act for your Sesame account {account}. You can see and revoke it under My account in the Sesame console.',

@@ -184,6 +184,8 @@ export const zhCN: Messages = {
   'mail.notice.password_changed.body': '你的 Sesame 账号 {account} 的密码刚刚被修改，该账号的所有会话均已注销。',
   'mail.notice.second_factor_changed.subject': '你的 Sesame 登录验证因素已变更',
   'mail.notice.second_factor_changed.body': '你的 Sesame 账号 {account} 的第二验证因素（身份验证器应用、通行密钥或恢复码）刚刚发生了变更。',
+  'mail.notice.identity_unlinked.subject': '有一个身份已从你的 Sesame 账号取消关联',
+  'mail.notice.identity_unlinked.body': '一个身份提供方的账号刚刚从你的 Sesame 账号 {account} 取消关联：它不能再用于登录。',
   'mail.notice.assistant_connected.subject': '有助手连接到了你的 Sesame 账号',
   'mail.notice.assistant_connected.body': '刚刚有一个助手获准代表你的 Sesame 账号 {account} 进行操作。你可以在 Sesame 控制台的“我的账户”中查看并撤销。',
 

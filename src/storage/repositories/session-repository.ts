@@ -16,6 +16,8 @@ export interface Session {
   lastSeenAt: number;
   expiresAt: number;
   revokedAt: number | null;
+  /** When the session last proved the person: its sign-in, or a later re-authentication. */
+  provenAt: number;
 }
 
 export interface SessionRepository {
@@ -33,6 +35,8 @@ export interface SessionRepository {
   listLiveOf(subjectId: string, now: number, currentTokenDigest: string | null): Promise<Array<Session & { current: boolean }>>;
   /** Ends the user's live session with this id; false when there is none. */
   revokeById(subjectId: string, sessionId: string, at: number): Promise<boolean>;
+  /** Records that the live session with this token digest proved the person again; false when it is not live. */
+  markProven(tokenDigest: string, at: number): Promise<boolean>;
 }
 
 function toSession(row: SessionRow): Session {
@@ -44,6 +48,7 @@ function toSession(row: SessionRow): Session {
     lastSeenAt: row.last_seen_at,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
+    provenAt: row.proven_at ?? row.created_at,
   };
 }
 
@@ -60,6 +65,7 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
         last_seen_at: session.lastSeenAt,
         expires_at: session.expiresAt,
         revoked_at: session.revokedAt,
+        proven_at: session.provenAt,
       })
       .execute();
   },
@@ -69,12 +75,12 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
       .selectFrom('sessions')
       .innerJoin('users', 'users.subject_id', 'sessions.subject_id')
       .selectAll('users')
-      .select(['sessions.session_id', 'sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at'])
+      .select(['sessions.session_id', 'sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.proven_at'])
       .where('sessions.token_digest', '=', tokenDigest)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { session_id, kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at } = row;
-    const session = toSession({ token_digest: tokenDigest, session_id, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at });
+    const { session_id, kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at, proven_at } = row;
+    const session = toSession({ token_digest: tokenDigest, session_id, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at, proven_at });
     return { session, user: toUser(row) };
   },
 
@@ -128,5 +134,10 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(revoked.numUpdatedRows) > 0;
+  },
+
+  async markProven(tokenDigest, at) {
+    const updated = await executor.updateTable('sessions').set({ proven_at: at }).where('token_digest', '=', tokenDigest).where('revoked_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
   },
 });

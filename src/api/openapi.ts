@@ -193,6 +193,8 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], surfac
       summary: operation.summary,
       description: operation.description,
       tags: [operation.tag],
+      // Machine-readable for clients: who alone may call it (DESIGN.md section 14); such operations are no MCP tools.
+      ...(operation.onlyFrom ? { 'x-only-from': operation.onlyFrom } : {}),
       security: operation.security ?? (operation.access === 'session' ? surface.sessionSecurity(operation) : []),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(operation.body

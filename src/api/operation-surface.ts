@@ -19,7 +19,7 @@ export function refuseOffItsSurface(operation: Pick<AnyOperation, 'onlyFrom' | '
     throw new AppError(
       'browser_only',
       `${operation.operationId} (${operation.summary.toLowerCase()}) changes how the person signs in: only the person can do this, ${MY_ACCOUNT}, signed in in their own browser. ` +
-        'Neither an assistant nor an Agent API token may; tell the person where to do it instead.',
+        'Neither an assistant nor an Agent API token may; tell the person where to do it instead. Reading stays open here: GET /account/factors, GET /account/email, GET /account/sessions.',
     );
   }
   if (operation.onlyFrom === 'password-sessions' && actor.viaClientId) {

@@ -25,7 +25,7 @@ export function createPersonOnlyCheck({ clock, reauthWindowSeconds }: Pick<Servi
     requirePerson(actor: Actor, what: string, options: { proofInRequest?: boolean } = {}): string {
       const subjectId = ownSubjectId(actor);
       if (actor.surface === 'agent' || actor.surface === 'mcp') {
-        throw new AppError('browser_only', `${what}: only the person can do this, in the console under My account, signed in in their own browser. Neither an assistant nor an Agent API token may.`);
+        throw new AppError('browser_only', `${what}: only the person can do this, in the console under My account, signed in in their own browser. Neither an assistant nor an Agent API token may; reading stays open: GET /account/factors, GET /account/email.`);
       }
       if (actor.surface === 'console' && !options.proofInRequest && isStale(actor)) {
         throw new AppError(
@@ -45,7 +45,7 @@ export function createPersonOnlyCheck({ clock, reauthWindowSeconds }: Pick<Servi
         throw new AppError('browser_only', `${what} is not open to an assistant's access token: an administrator does it in the console (Administration, Users), or a script signed in with POST /api/agent/auth/login.`);
       }
       if (actor.subjectId !== null && actor.subjectId === subjectId) {
-        throw new AppError('use_my_account', `${what} is for other people's accounts. For your own, use the console under My account, where your current password or a code proves it is you.`);
+        throw new AppError('use_my_account', `${what} is for other people's accounts. For your own, use the console under My account (POST /account/password, DELETE /account/factors/{factorId}), where your current password or a code proves it is you.`);
       }
     },
   };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/domain/actor.ts';
 import { createStore } from '../../src/storage/store.ts';
-import { createAgentClient } from '../api/helpers/api-clients.ts';
+import { createAgentClient, createConsoleClient } from '../api/helpers/api-clients.ts';
 import { createAccounts, PASSWORD } from '../api/helpers/users.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
@@ -212,7 +212,8 @@ describe.each(TEST_ENGINES)('mailed single-use links on %s', (engine) => {
 
   it('verifies a changed address through its link; GET changes nothing; email_verified is false until then', async () => {
     await ctx.services.users.createUser(cliActor, { account: 'vera', displayName: 'Vera', email: 'old@example.test', emailVerified: true, password: PASSWORD });
-    const vera = createAgentClient(ctx.app);
+    // Changing the address is the person's alone, in the console (DESIGN.md section 14).
+    const vera = createConsoleClient(ctx.app);
     await vera.login('vera', PASSWORD);
     expect((await vera.call('GET', '/account/email')).body).toEqual({ email: 'old@example.test', emailVerified: true, mailEnabled: true });
     const changed = await vera.call('POST', '/account/email', { email: 'vera@example.test' });
@@ -278,7 +279,9 @@ describe.each(TEST_ENGINES)('without SMTP_URL on %s', (engine) => {
     expect(invited.status).toBe(400);
     expect(invited.body.error_description).toContain('SMTP_URL');
     expect(await ctx.services.users.findByAccount('ivy')).toBeNull();
-    const email = await admin.call('POST', '/account/email', { email: 'root@example.test' });
+    const rootInConsole = createConsoleClient(ctx.app);
+    await rootInConsole.login('root', PASSWORD);
+    const email = await rootInConsole.call('POST', '/account/email', { email: 'root@example.test' });
     expect(email.status).toBe(400);
     expect(email.body.error_description).toContain('SMTP_URL');
     // My account reads whether mail is on, so the console can say so before anyone tries.

@@ -63,7 +63,8 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout.' },
       },
       sessionSecurity: () => [{ bearerAuth: [] }],
-      sessionErrors: (): ErrorCode[] => ['login_required'],
+      // An operation only a person's own session may call answers an Agent API token 403 browser_only (DESIGN.md section 14).
+      sessionErrors: (operation): ErrorCode[] => (operation.onlyFrom ? ['login_required', 'browser_only'] : ['login_required']),
     },
     'Agent API',
     () => operations,

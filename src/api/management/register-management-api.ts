@@ -35,7 +35,11 @@ function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, 
         loginCsrfCookie: { type: 'apiKey', in: 'cookie', name: cookies.names.loginCsrf, description: 'Set by GET /auth/context while signed out; pairs with the login-CSRF token.' },
       },
       sessionSecurity: (operation): Array<Record<string, string[]>> => [isStateChanging(operation.method) ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] }],
-      sessionErrors: (operation): ErrorCode[] => (isStateChanging(operation.method) ? ['login_required', 'csrf_failed'] : ['login_required']),
+      sessionErrors: (operation): ErrorCode[] => [
+        ...(isStateChanging(operation.method) ? (['login_required', 'csrf_failed'] as const) : (['login_required'] as const)),
+        // A person-only operation in a session whose proof of the person is too old (DESIGN.md section 14); re-authenticating is how to renew it.
+        ...(operation.onlyFrom === 'console' && operation.operationId !== 'reauthenticate' ? (['reauthentication_required'] as const) : []),
+      ],
     },
     'Management API (the console\'s API)',
     () => operations,

@@ -23,7 +23,7 @@ export const changeMyEmail = defineOperation({
     schema: changeEmailResponse,
     example: { email: 'alice@example.com', emailVerified: false },
   },
-  errors: ['invalid_request', 'browser_only', 'reauthentication_required'],
+  errors: ['invalid_request'],
   async handle({ services, actor, body }) {
     return services.emailVerification.changeEmail(actor, body.email);
   },

@@ -49,7 +49,7 @@ export const changePassword = defineOperation({
   body: changePasswordRequest,
   bodyExample: { currentPassword: 'correct horse battery staple', newPassword: 'a new long passphrase' },
   response: { status: 204, description: 'Changed; your other sessions are ended.' },
-  errors: ['invalid_request', 'invalid_credentials', 'rate_limited', 'browser_only', 'reauthentication_required'],
+  errors: ['invalid_request', 'invalid_credentials', 'rate_limited'],
   async handle({ services, actor, signedIn, body }) {
     await services.account.changePassword(callerOf(actor, signedIn), body);
   },
@@ -161,7 +161,7 @@ export const startTotp = defineOperation({
     schema: startTotpResponse,
     example: { factorId: exampleFactor.factorId, secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauthUri: 'otpauth://totp/Sesame:alice?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Sesame', qrCodeSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 41 41">...</svg>' },
   },
-  errors: ['invalid_request', 'browser_only', 'reauthentication_required'],
+  errors: ['invalid_request'],
   async handle({ services, actor, body }) {
     return services.factors.startTotp(actor, body);
   },
@@ -180,7 +180,7 @@ export const confirmTotp = defineOperation({
   body: confirmTotpRequest,
   bodyExample: { code: '492039' },
   response: { status: 200, description: 'The confirmed factor.', schema: confirmTotpResponse, example: { factor: exampleFactor, recoveryCodes: exampleRecoveryCodes } },
-  errors: ['invalid_request', 'not_found', 'browser_only', 'reauthentication_required'],
+  errors: ['invalid_request', 'not_found'],
   async handle({ services, actor, params, body }) {
     const { factor, recoveryCodes } = await services.factors.confirmTotp(actor, params.factorId, body.code);
     return { factor: presentFactor(factor), ...(recoveryCodes ? { recoveryCodes } : {}) };
@@ -211,7 +211,7 @@ export const passkeyOptions = defineOperation({
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred', requireResidentKey: true },
     },
   },
-  errors: ['browser_only', 'reauthentication_required'],
+  errors: [],
   async handle({ services, actor }) {
     return services.passkeys.registrationOptions(actor);
   },
@@ -233,7 +233,7 @@ export const addPasskey = defineOperation({
     response: { id: 'Kx3u9Qw2Rt5yUi8oP1aS4dF', rawId: 'Kx3u9Qw2Rt5yUi8oP1aS4dF', type: 'public-key', response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZQ' } },
   },
   response: { status: 201, description: 'The passkey.', schema: addPasskeyResponse, example: { factor: { ...exampleFactor, type: 'passkey', name: 'Laptop' }, recoveryCodes: exampleRecoveryCodes } },
-  errors: ['invalid_request', 'browser_only', 'reauthentication_required'],
+  errors: ['invalid_request'],
   async handle({ services, actor, body }) {
     const { factor, recoveryCodes } = await services.passkeys.addPasskey(actor, body);
     return { factor: presentFactor(factor), ...(recoveryCodes ? { recoveryCodes } : {}) };
@@ -251,7 +251,7 @@ export const newRecoveryCodes = defineOperation({
   access: 'session',
   onlyFrom: 'console',
   response: { status: 201, description: 'The new codes.', schema: recoveryCodesResponse, example: { recoveryCodes: exampleRecoveryCodes } },
-  errors: ['invalid_request', 'browser_only', 'reauthentication_required'],
+  errors: ['invalid_request'],
   async handle({ services, actor }) {
     return { recoveryCodes: await services.factors.newRecoveryCodes(actor) };
   },
@@ -270,7 +270,7 @@ export const removeFactor = defineOperation({
   body: removeFactorRequest,
   bodyExample: { currentPassword: 'correct horse battery staple' },
   response: { status: 204, description: 'Removed.' },
-  errors: ['invalid_request', 'invalid_credentials', 'not_found', 'rate_limited', 'browser_only', 'reauthentication_required'],
+  errors: ['invalid_request', 'invalid_credentials', 'not_found', 'rate_limited'],
   async handle({ services, actor, params, body }) {
     await services.factors.removeFactor(actor, params.factorId, body?.currentPassword);
   },
@@ -291,7 +291,7 @@ export const reauthenticate = defineOperation({
   body: reauthenticateRequest,
   bodyExample: { currentPassword: 'correct horse battery staple' },
   response: { status: 204, description: 'This session has a fresh proof.' },
-  errors: ['invalid_request', 'invalid_credentials', 'rate_limited', 'browser_only'],
+  errors: ['invalid_request', 'invalid_credentials', 'rate_limited'],
   async handle({ services, actor, signedIn, body }) {
     await services.account.reauthenticate(callerOf(actor, signedIn), body);
   },

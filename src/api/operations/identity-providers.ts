@@ -153,7 +153,7 @@ export const removeMyIdentity = defineOperation({
   onlyFrom: 'console',
   params: identityParams,
   response: { status: 204, description: 'Unlinked.' },
-  errors: ['not_found', 'last_sign_in_method', 'browser_only', 'reauthentication_required'],
+  errors: ['not_found', 'last_sign_in_method'],
   async handle({ services, actor, params }) {
     await services.accountIdentities.removeIdentity(actor, params.identityId);
   },

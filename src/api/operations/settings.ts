@@ -49,7 +49,7 @@ export const resetUserFactors = defineOperation({
   onlyFrom: 'password-sessions',
   params: subjectParams,
   response: { status: 204, description: 'The factors are removed and the person\'s sessions ended.' },
-  errors: ['forbidden', 'not_found', 'browser_only', 'use_my_account'],
+  errors: ['forbidden', 'not_found', 'use_my_account'],
   async handle({ services, actor, params }) {
     await services.factors.resetFactors(actor, params.subjectId);
   },

@@ -115,7 +115,7 @@ export const setUserPassword = defineOperation({
   body: setPasswordRequest,
   bodyExample: { password: 'a new long passphrase' },
   response: { status: 204, description: 'The password is set; everything the user was signed in with is ended.' },
-  errors: ['invalid_request', 'forbidden', 'not_found', 'browser_only', 'use_my_account'],
+  errors: ['invalid_request', 'forbidden', 'not_found', 'use_my_account'],
   async handle({ services, actor, params, body }) {
     await services.users.setPassword(actor, params.subjectId, body.password);
   },

@@ -6,6 +6,7 @@ import { t } from './i18n.ts';
 import { Link } from './components/link.tsx';
 import { useLocation } from './router.ts';
 import { signOut } from './session.ts';
+import { ReauthenticateDialog } from './components/reauthenticate-dialog.tsx';
 
 /** The frame around every signed-in page: skip link, brand, main navigation and the account. */
 export function ConsoleShell({ user, children }: { user: SessionUser; children: ComponentChildren }) {
@@ -57,6 +58,7 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
           </div>
         </div>
       </header>
+      <ReauthenticateDialog />
       <main id="main" class="content" tabIndex={-1}>
         {children}
       </main>

@@ -862,6 +862,7 @@ export const en = {
   'console.reauthenticate.submit': 'Confirm',
   'console.reauthenticate.checking': 'Checking…',
   'console.reauthenticate.cancel': 'Cancel',
+  'console.reauthenticate.needed': 'Nothing was changed: to change how you sign in, confirm it is you again. Try once more and enter your password or a one-time code when asked.',
   'console.removeFactor.title': 'Remove {name}?',
   'console.removeFactor.body.totp': 'Codes from this authenticator app will no longer sign you in.',
   'console.removeFactor.body.passkey': 'This passkey will no longer sign you in. Remove it from the device too (in its password manager or security key settings).',

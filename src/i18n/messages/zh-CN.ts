@@ -815,6 +815,7 @@ export const zhCN: Messages = {
   'console.reauthenticate.submit': '确认',
   'console.reauthenticate.checking': '正在验证…',
   'console.reauthenticate.cancel': '取消',
+  'console.reauthenticate.needed': '未做任何更改：要更改登录方式，需要再次确认是你本人。请重试，并在提示时输入密码或一次性验证码。',
   'console.removeFactor.title': '删除 {name}？',
   'console.removeFactor.body.totp': '此身份验证器应用中的验证码将不能再用于登录。',
   'console.removeFactor.body.passkey': '此通行密钥将不能再用于登录。请同时从设备上删除它（在其密码管理器或安全密钥设置中）。',

@@ -22,6 +22,7 @@ You are connected to Sesame's MCP server. The person signed in on Sesame's own p
 ${ASSISTANT_SCOPES.map((scope) => `  - \`${scope}\`: ${ASSISTANT_SCOPE_DESCRIPTIONS[scope]}.`).join('\n')}
   A tool outside the granted scopes is not listed, and fails with \`insufficient_scope\` if called anyway: tell the person; only they can grant more, by connecting you again.
 - The tools that create something (\`createProject\`, \`registerClient\`, \`addMember\`, \`rotateClientSecret\`, \`createUser\`) take an optional \`idempotencyKey\` argument: it is the \`Idempotency-Key\` header of section 4 ("Retrying a creation safely"), with the same rules. Make a new one per change and send it again when you retry a call whose answer was lost.
+- The operations that change how the person signs in (password, authenticators, passkeys, recovery codes, email address, linked identities) are no tools: they are the person's alone, in the console under My account ("What only the person does, in the console" below). Neither are an administrator's \`setUserPassword\` and \`resetUserFactors\`, and \`createUser\` takes no \`password\`: without mail it answers a one-time \`setPasswordUrl\` for the new person instead.
 - Every change you make is recorded in the audit trail with the surface \`mcp\` and your client id (\`viaClientId\`).
 - Ignore the login and logout steps of the guide below: your token comes from OAuth, and the person ends your access by revoking it in Sesame.
 

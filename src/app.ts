@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './domain/clock.ts';
@@ -7,11 +7,15 @@ import { agentApi, AGENT_API_PREFIX } from './api/agent/register-agent-api.ts';
 import { managementApi, MANAGEMENT_API_PREFIX } from './api/management/register-management-api.ts';
 import { AppError } from './errors.ts';
 import { createLoggerOptions } from './ops/logging.ts';
+import { installRequestIdHeader, requestIdOf } from './ops/request-id.ts';
+import { DebugRequestLogging } from './ops/request-logging.ts';
+import { homeRoute } from './oidc/home-route.ts';
 import type { InstanceSecrets } from './startup/instance-secrets.ts';
 import { registerOidc } from './oidc/mount.ts';
 import { databaseFaultToAppError } from './ops/database-faults.ts';
 import { installOperations, type Operations } from './ops/operations.ts';
 import { mcpServer } from './mcp/register-mcp.ts';
+import { ASSISTANT_TOKEN_LIFETIMES } from './oidc/token-lifetimes.ts';
 import type { Services } from './services/index.ts';
 import type { Db, Engine } from './storage/database.ts';
 
@@ -46,7 +50,7 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('invalid_request', 'The body is not valid JSON; send one JSON object with `Content-Type: application/json`.');
   }
-  if (fastifyError.statusCode === 400 || error instanceof SyntaxError) return new AppError('invalid_request', 'The request is malformed; check its URL, headers and body against the operation in the OpenAPI document (`GET /openapi.json`).');
+  if (fastifyError.statusCode === 400 || error instanceof SyntaxError) return new AppError('invalid_request', 'The request is malformed; check its URL, headers and body against the operation in the API\'s OpenAPI document.');
   if (fastifyError.statusCode === 413) return new AppError('request_too_large', `The request body must be at most ${BODY_LIMIT_BYTES} bytes.`);
   if (fastifyError.statusCode === 415) return new AppError('unsupported_media_type', 'Send the body as application/json.');
   return new AppError('internal_error', 'Something went wrong on the server; try again, and report it if it persists.');
@@ -57,9 +61,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { ...createLoggerOptions(deps.config.logLevel), ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: BODY_LIMIT_BYTES,
+    // X-Request-Id: the caller's own when valid, else a random one; in every log line of the request and on its response.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     trustProxy: parseTrustProxy(deps.config.trustProxy),
-    // Requests are logged at debug only: at info a busy provider would log every token call.
-    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace' }),
+    logController: new DebugRequestLogging(),
     // A malformed URL or an over-long path segment fails before routing, where the error handler never sees it.
     frameworkErrors: (_error, _request, reply: FastifyReply) => {
       void reply.header('cache-control', 'no-store').status(400).send(new AppError('invalid_request', 'The URL is malformed or a path segment is too long.').toBody());
@@ -75,15 +81,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void reply.header('cache-control', 'no-store').status(appError.status).send(appError.toBody());
   });
 
+  const openapiDocuments = [...(deps.config.agentApiEnabled ? [`${AGENT_API_PREFIX}/openapi.json`] : []), `${MANAGEMENT_API_PREFIX}/openapi.json`];
+  const notFoundAdvice = `the OpenAPI documents (${openapiDocuments.map((path) => `\`${path}\``).join(', ')}) list every operation`;
   app.setNotFoundHandler((request, reply) => {
     void reply
       .header('cache-control', 'no-store')
       .status(404)
-      .send(new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}; the OpenAPI document (\`GET /openapi.json\`) lists every operation.`).toBody());
+      .send(new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}; ${notFoundAdvice}.`).toBody());
   });
 
   // Before any route: headers, metrics, health and rate limiters apply to everything registered after.
+  installRequestIdHeader(app);
   installOperations(app, { config: deps.config, db: deps.db, operations: deps.operations });
+  await app.register(homeRoute, { config: deps.config });
 
   // The OpenID Connect endpoints (oidc-provider) and its login, consent and logout pages.
   await registerOidc(app, deps);
@@ -96,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(managementApi, { prefix: MANAGEMENT_API_PREFIX, ...apiDeps, cookieKeys: deps.instanceSecrets.cookieKeys });
   if (deps.config.agentApiEnabled) await app.register(agentApi, { prefix: AGENT_API_PREFIX, ...apiDeps });
   // The MCP server for assistants, authorized by Sesame's own OAuth tokens (otherwise /mcp is a plain 404).
-  if (deps.config.mcpEnabled) await app.register(mcpServer, apiDeps);
+  if (deps.config.mcpEnabled) await app.register(mcpServer, { ...apiDeps, assistantTokenLifetimes: ASSISTANT_TOKEN_LIFETIMES });
 
   return app;
 }

@@ -1,3 +1,5 @@
+import { renderText, type NameOperation, type PointedText } from './domain/pointed-text.ts';
+
 /** The closed list of error codes and their HTTP status: the only place a status is chosen. */
 export const ERROR_STATUS = {
   invalid_request: 400,
@@ -6,6 +8,7 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   mfa_required: 401,
   forbidden: 403,
+  mfa_enrolment_required: 403,
   csrf_failed: 403,
   insufficient_scope: 403,
   browser_only: 403,
@@ -42,12 +45,21 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fieldErrors: Record<string, string> | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** The description as the use case wrote it: operations it names are pointers each surface words itself. */
+  readonly description: string | PointedText;
 
-  constructor(code: ErrorCode, description: string, options: { fieldErrors?: Record<string, string>; retryAfterSeconds?: number } = {}) {
-    super(description);
+  constructor(code: ErrorCode, description: string | PointedText, options: { fieldErrors?: Record<string, string> | undefined; retryAfterSeconds?: number | undefined } = {}) {
+    super(renderText(description));
     this.code = code;
+    this.description = description;
     this.fieldErrors = options.fieldErrors;
     this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  /** The same refusal, with the operations its description names in one surface's words. */
+  inWords(name: NameOperation): AppError {
+    if (typeof this.description === 'string') return this;
+    return new AppError(this.code, renderText(this.description, name), { fieldErrors: this.fieldErrors, retryAfterSeconds: this.retryAfterSeconds });
   }
 
   get status(): number {

@@ -59,12 +59,14 @@ export async function buildConsoleIfStale(options: { quiet?: boolean } = {}): Pr
   return withLock(async () => {
     if (!consoleIsStale()) return false;
     const { build } = await import('vite');
-    await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: options.quiet ? 'warn' : 'info' });
+    await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: options.quiet ? 'silent' : 'info' });
     return true;
   });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const built = await buildConsoleIfStale();
-  if (!built) process.stdout.write('web: console build is up to date (web/dist)\n');
+  // `--quiet` (npm ci's prepare, npm start): no build output, except in the log at LOG_LEVEL=debug.
+  const quiet = process.argv.includes('--quiet') && !['debug', 'trace'].includes(process.env['LOG_LEVEL'] ?? '');
+  const built = await buildConsoleIfStale({ quiet });
+  if (!built && !quiet) process.stdout.write('web: console build is up to date (web/dist)\n');
 }

@@ -28,6 +28,10 @@ export interface SesameServer {
   stop(): Promise<void>;
 }
 
+const SERVER_SHUTDOWN_GRACE_SECONDS = 1;
+// Writing a CPU profile of a whole run takes a few seconds.
+const PROFILE_WRITE_SECONDS = 20;
+
 /**
  * Starts Sesame exactly as `npm start` does (`node <serverNodeFlags> src/main.ts`), in a process of its
  * own, over the given database; `nodeFlags` come after (V8 takes the last value of a flag given twice);
@@ -54,13 +58,16 @@ export async function startSesameServer(options: { engine: Engine; databaseUrl: 
     SIGNIN_MAX_FAILURES_PER_ACCOUNT: UNTHROTTLED,
     SIGNIN_MAX_FAILURES_PER_IP: UNTHROTTLED,
     SIGNIN_MAX_FAILURES_PER_ACCOUNT_IP: UNTHROTTLED,
+    // Nothing is in flight when the bench stops a server; a short grace leaves --cpu-prof time to write its
+    // profile well before stopProcess gives up and kills it.
+    SHUTDOWN_GRACE_SECONDS: String(SERVER_SHUTDOWN_GRACE_SECONDS),
   };
   const execArgv = [...serverNodeFlags(), ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(options.nodeFlags ?? [])];
   const child = spawn(process.execPath, [...execArgv, MAIN], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   await waitForListening(child, options.engine);
   // Anything Sesame says at warn or above during the run is worth seeing.
   child.stdout!.on('data', (chunk: Buffer) => process.stderr.write(prefixed(options.engine, chunk)));
-  return { engine: options.engine, pid: child.pid!, baseUrl, admin, stop: () => stopProcess(child) };
+  return { engine: options.engine, pid: child.pid!, baseUrl, admin, stop: () => stopProcess(child, (SERVER_SHUTDOWN_GRACE_SECONDS + PROFILE_WRITE_SECONDS) * 1000) };
 }
 
 const prefixed = (engine: string, chunk: Buffer) =>

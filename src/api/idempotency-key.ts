@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Actor } from '../domain/actor.ts';
 import { AppError } from '../errors.ts';
@@ -28,23 +28,15 @@ export const replayedField = z.literal(true).optional().meta({
   description: 'Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.',
 });
 
-/** The caller's Idempotency-Key, undefined when none was sent; 400 when it is malformed. */
-export function readIdempotencyKey(request: FastifyRequest): string | undefined {
-  const value = request.headers['idempotency-key'];
+/**
+ * The caller's key, undefined when none was sent; 400 when it is malformed. `name` is where it came from: the
+ * REST Idempotency-Key header, or the MCP tools' `idempotencyKey` argument.
+ */
+export function readIdempotencyValue(value: unknown, name: typeof IDEMPOTENCY_HEADER | typeof IDEMPOTENCY_ARGUMENT): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string' && KEY_PATTERN.test(value)) return value;
-  throw new AppError('invalid_request', 'The Idempotency-Key header must be one value of 1-255 visible ASCII characters (letters, digits, punctuation; no spaces).', {
-    fieldErrors: { [IDEMPOTENCY_HEADER]: KEY_PROBLEM },
-  });
-}
-
-/** The `idempotencyKey` argument of an MCP tool call, undefined when absent; 400 when it is malformed. */
-export function readIdempotencyArgument(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string' && KEY_PATTERN.test(value)) return value;
-  throw new AppError('invalid_request', `The ${IDEMPOTENCY_ARGUMENT} argument must be 1-255 visible ASCII characters (letters, digits, punctuation; no spaces), e.g. a UUID.`, {
-    fieldErrors: { [IDEMPOTENCY_ARGUMENT]: KEY_PROBLEM },
-  });
+  const what = name === IDEMPOTENCY_HEADER ? 'The Idempotency-Key header must be one value of' : `The ${IDEMPOTENCY_ARGUMENT} argument must be`;
+  throw new AppError('invalid_request', `${what} 1-255 visible ASCII characters (letters, digits, punctuation; no spaces), e.g. a UUID.`, { fieldErrors: { [name]: KEY_PROBLEM } });
 }
 
 export interface IdempotentCall {

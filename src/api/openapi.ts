@@ -5,6 +5,8 @@ import { openApiDocumentResponse } from './contracts/discovery.ts';
 import { ERROR_ADVICE } from './contracts/error-advice.ts';
 import { IDEMPOTENCY_HEADER, idempotencyKeyHeader, replayedField } from './idempotency-key.ts';
 import { defineOperation, isCreating, isStateChanging, type AnyOperation } from './operation.ts';
+import { restWords, toOpenApiPath } from './operation-words.ts';
+import { renderText, type NameOperation } from '../domain/pointed-text.ts';
 
 type JsonSchema = Record<string, unknown>;
 type SecurityRequirement = Record<string, string[]>;
@@ -44,7 +46,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 const GENERIC_ERRORS: ErrorCode[] = ['internal_error', 'service_unavailable'];
 const RETRY_AFTER_CODES = new Set<ErrorCode>(['rate_limited', 'service_unavailable', 'directory_unavailable']);
 
-export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+export { toOpenApiPath } from './operation-words.ts';
 
 /** Converts zod schemas to OpenAPI 3.1 schemas, moving every schema with a registered `id` to `components.schemas`. */
 function createSchemaConverter() {
@@ -87,9 +89,9 @@ function createSchemaConverter() {
   return { convert, components };
 }
 
-function exampleErrorBody(code: ErrorCode) {
+function exampleErrorBody(code: ErrorCode, words: NameOperation) {
   const advice = ERROR_ADVICE[code];
-  const body: Record<string, unknown> = { error: code, error_description: `${advice.meaning} ${advice.action}` };
+  const body: Record<string, unknown> = { error: code, error_description: `${advice.meaning} ${renderText(advice.action, words)}` };
   if (code === 'invalid_request') body.field_errors = { expectedProjectVersion: 'must be a number' };
   if (code === 'invalid_client_metadata') body.field_errors = { 'redirectUris.0': 'must use https (http is allowed only for localhost, 127.0.0.1 and [::1])' };
   return body;
@@ -123,11 +125,11 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** One example per error code, shared by every operation's error responses. */
-function errorExamples(): Record<string, unknown> {
+function errorExamples(words: NameOperation): Record<string, unknown> {
   return Object.fromEntries(
     (Object.keys(ERROR_ADVICE) as ErrorCode[]).map((code) => [
       code,
-      { summary: ERROR_ADVICE[code].meaning, description: ERROR_ADVICE[code].action, value: exampleErrorBody(code) },
+      { summary: ERROR_ADVICE[code].meaning, description: renderText(ERROR_ADVICE[code].action, words), value: exampleErrorBody(code, words) },
     ]),
   );
 }
@@ -181,6 +183,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], surfac
   const errorRef = convert(errorBody, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
+  const words = restWords(operations);
 
   for (const operation of operations) {
     tags.add(operation.tag);
@@ -191,7 +194,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], surfac
     const entry = {
       operationId: operation.operationId,
       summary: operation.summary,
-      description: operation.description,
+      description: renderText(operation.description, words),
       tags: [operation.tag],
       // Machine-readable for clients: who alone may call it (DESIGN.md section 14); such operations are no MCP tools.
       ...(operation.onlyFrom ? { 'x-only-from': operation.onlyFrom } : {}),
@@ -227,7 +230,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], surfac
     servers: [{ url: surface.serverUrl }],
     tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
-    components: { schemas: components, examples: errorExamples(), securitySchemes: surface.securitySchemes },
+    components: { schemas: components, examples: errorExamples(words), securitySchemes: surface.securitySchemes },
   };
 }
 

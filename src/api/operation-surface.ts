@@ -1,13 +1,15 @@
 import type { Actor } from '../domain/actor.ts';
+import { said, see, type PointedText } from '../domain/pointed-text.ts';
 import { AppError } from '../errors.ts';
 import type { AnyOperation } from './operation.ts';
 
 const MY_ACCOUNT = 'in the console under My account';
 
 /** Said in both documents of every person-only operation (`onlyFrom: 'console'`). */
-export const PERSON_ONLY_NOTE =
-  ' Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. ' +
-  'On the Agent API (a password-login token or an assistant\'s OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.';
+export const PERSON_ONLY_NOTE = said` Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by ${see('reauthenticate')}, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.`;
+
+/** An operation's description with the person-only note after it. */
+export const withPersonOnlyNote = (description: string | PointedText): PointedText => said`${description}${PERSON_ONLY_NOTE}`;
 
 /**
  * Refuses, before anything is parsed, read or written, an operation its definition keeps to other

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Actor } from '../domain/actor.ts';
+import type { PointedText } from '../domain/pointed-text.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { Services } from '../services/index.ts';
 import type { User } from '../services/users.ts';
@@ -18,6 +19,8 @@ export interface SignedIn {
   assistant?: { clientId: string; scopes: readonly string[] };
   /** A console session's last proof of the person (sign-in or re-authentication), epoch ms. */
   provenAt?: number;
+  /** A session opened for a person who must enrol a second factor: it may only enrol (src/api/enrolment-session.ts). */
+  enrolmentRequired?: boolean;
 }
 
 export interface OperationContext<P, Q, B, A extends Access> {
@@ -50,7 +53,8 @@ export interface Operation<
   path: string;
   tag: string;
   summary: string;
-  description: string;
+  /** What it does; operations it names are pointers, so the REST documents show paths and MCP tool names. */
+  description: string | PointedText;
   access: A;
   params?: P;
   query?: Q;
@@ -59,6 +63,11 @@ export interface Operation<
   response: { status: SuccessStatus; description: string; schema?: R; example?: z.output<R> };
   /** The errors this operation itself can answer; those of authentication, parsing and the server are added by the document builder. */
   errors: readonly ErrorCode[];
+  /**
+   * The change cannot be undone or stops something working: removals, revocations, deletions, and changes that can
+   * archive a project or disable a client or a person. MCP marks the tool `destructiveHint`; the guide says to confirm first.
+   */
+  destructive?: true;
   /** The answer is a secret shown this once (it is never stored, so an Idempotency-Key cannot replay it). */
   answerIsSecret?: boolean;
   /**

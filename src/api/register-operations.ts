@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { Services } from '../services/index.ts';
-import { readIdempotencyKey, runIdempotently } from './idempotency-key.ts';
-import { isCreating, type AnyOperation, type HttpMethod, type SignedIn } from './operation.ts';
-import { refuseOutsideTokenScope } from './operation-scope.ts';
-import { refuseOffItsSurface } from './operation-surface.ts';
-import { parseRequestPart, refuseUnexpectedBody } from './request-validation.ts';
+import { AppError } from '../errors.ts';
+import type { AnyOperation, HttpMethod, SignedIn } from './operation.ts';
+import { refuseDuringEnrolment } from './enrolment-session.ts';
+import { runOperation, type OperationSurface } from './operation-pipeline.ts';
+import { restWords } from './operation-words.ts';
 
 /** How a surface recognises its signed-in user: bearer token (agent) or cookie plus CSRF header (console). */
 export interface SurfaceAuth {
@@ -45,42 +45,53 @@ export function forbidCaching(app: FastifyInstance): void {
   });
 }
 
-/** Registers each operation: authenticate, parse, one service call in the handler, map, reply. */
+/**
+ * A REST surface of the operation pipeline (src/api/operation-pipeline.ts): the surface's sign-in, the request's
+ * path, query string, body and Idempotency-Key header, the operation's status, and refusals in REST words, thrown
+ * for the app's one error handler to send (with Retry-After where it applies).
+ */
+export function restSurface(operations: readonly AnyOperation[], auth: SurfaceAuth): OperationSurface<RestCall, FastifyReply> {
+  return {
+    surface: auth.surface,
+    words: restWords(operations),
+    argumentForm: 'text',
+    async authenticate(operation, { request, reply }) {
+      const signedIn = operation.access === 'session' ? await auth.authenticate(request, operation.method, reply) : null;
+      refuseDuringEnrolment(operation, signedIn, auth.surface);
+      const actor: Actor = {
+        subjectId: signedIn?.user.subjectId ?? null,
+        isAdmin: signedIn?.user.isAdmin ?? false,
+        surface: auth.surface,
+        ip: request.ip,
+        ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, scopes: signedIn.assistant.scopes } : {}),
+        ...(signedIn?.provenAt !== undefined ? { provenAt: signedIn.provenAt } : {}),
+      };
+      return { actor, signedIn };
+    },
+    argumentsOf: (_operation, { request }) => ({ params: request.params, query: request.query, body: request.body, idempotencyKey: request.headers['idempotency-key'] }),
+    transport: (call) => call,
+    answer: (_operation, { status, body }, { reply }) => (status === 204 ? reply.status(204).send() : reply.status(status).send(body)),
+    refuse(_operation, refusal, _call, cause) {
+      // Fastify's own failures (parsing, size) and unforeseen ones reach the app's error handler as they are, which maps and logs them.
+      throw cause instanceof AppError ? refusal : cause;
+    },
+  };
+}
+
+interface RestCall {
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** Registers each operation as a route that runs it through the operation pipeline. */
 export function registerOperations(app: FastifyInstance, operations: readonly AnyOperation[], auth: SurfaceAuth, services: Services): void {
+  const surface = restSurface(operations, auth);
   for (const operation of operations) {
     app.route({
       method: operation.method,
       url: operation.path,
       exposeHeadRoute: false,
-      handler: async (request, reply) => {
-        const signedIn = operation.access === 'session' ? await auth.authenticate(request, operation.method, reply) : null;
-        const actor: Actor = {
-          subjectId: signedIn?.user.subjectId ?? null,
-          isAdmin: signedIn?.user.isAdmin ?? false,
-          surface: auth.surface,
-          ip: request.ip,
-          ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, scopes: signedIn.assistant.scopes } : {}),
-          ...(signedIn?.provenAt !== undefined ? { provenAt: signedIn.provenAt } : {}),
-        };
-        refuseOffItsSurface(operation, actor);
-        refuseOutsideTokenScope(operation, actor);
-        const params = operation.params ? parseRequestPart(operation.params, request.params, 'path') : undefined;
-        const query = operation.query ? parseRequestPart(operation.query, request.query, 'query') : undefined;
-        if (!operation.body) refuseUnexpectedBody(request.body);
-        const body = operation.body ? parseRequestPart(operation.body, request.body, 'body') : undefined;
-        const idempotencyKey = isCreating(operation) ? readIdempotencyKey(request) : undefined;
-        if (idempotencyKey === undefined) {
-          const result: unknown = await operation.handle({ params, query, body, actor, signedIn, services, request, reply });
-          if (operation.response.status === 204) return reply.status(204).send();
-          return reply.status(operation.response.status).send(result);
-        }
-
-        const answer = await runIdempotently(
-          { services, actor, key: idempotencyKey, operationId: operation.operationId, params, body, status: operation.response.status, log: request.log },
-          () => operation.handle({ params, query, body, actor, signedIn, services, request, reply }),
-        );
-        return reply.status(answer.status).send(answer.body);
-      },
+      handler: (request, reply) => runOperation(surface, operation, { request, reply }, services),
     });
   }
 }

@@ -3,9 +3,10 @@ import { UNSTORABLE_TEXT } from '../domain/text-rules.ts';
 import { AppError } from '../errors.ts';
 import { toFieldErrors } from './contracts/field-errors.ts';
 
-type Location = 'body' | 'query' | 'path';
+/** Where the input came from: a part of an HTTP request, or an MCP tool's arguments. */
+export type Location = 'body' | 'query' | 'path' | 'arguments';
 
-const LOCATION_TEXT: Record<Location, string> = { body: 'request body', query: 'query string', path: 'path' };
+const LOCATION_TEXT: Record<Location, string> = { body: 'request body', query: 'query string', path: 'path', arguments: 'arguments' };
 
 interface Visit {
   value: unknown;

@@ -1,4 +1,5 @@
 import { cliActor } from '../domain/actor.ts';
+import { importClientsFile } from '../startup/first-deployment.ts';
 import type { CliCommand } from './command.ts';
 import { printJson } from './output.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
@@ -15,7 +16,7 @@ const clientsImport: CliCommand = {
   async run(args, env) {
     const { positionals } = parseCommandArgs(this, args, { options: {}, positionals: ['FILE'] });
     const { services } = await env.open();
-    const { imported } = await services.clients.importClientsFromFile(cliActor, positionals[0]!);
+    const { imported } = await importClientsFile(services, cliActor, positionals[0]!);
     printJson(env.io, { imported });
     env.io.stderr.write(
       imported.length > 0

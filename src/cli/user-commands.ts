@@ -152,9 +152,10 @@ const userList: CliCommand = {
     const format = recordFormat(values.format, this.usage);
     const { services } = await env.open();
     const users = await services.users.listUsers(cliActor);
+    const groups = await services.groups.groupNamesOfPeople(cliActor, users.map((user) => user.subjectId));
     printRecords(
       env.io,
-      users.map(presentAdminUser),
+      users.map((user) => presentAdminUser(user, groups.get(user.subjectId) ?? [])),
       format,
     );
   },

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { Client, InvalidCredentialsError, NoSuchObjectError, type Entry } from 'ldapts';
-import type { DirectorySettings } from '../domain/identity-providers.ts';
-import { escapeFilterValue, userSearchFilter } from './ldap-filter.ts';
+import { DEFAULT_GROUP_SEARCH_FILTER, type DirectorySettings } from '../domain/identity-providers.ts';
+import { escapeFilterValue, groupSearchFilter, userSearchFilter } from './ldap-filter.ts';
 
 /** One directory as the sign-in needs it: its settings and the service account's password, unsealed. */
 export interface DirectoryConnection {
@@ -20,7 +20,16 @@ export interface DirectoryEntry {
   email: string | null;
   /** Whether the entry is a member of the settings' `adminGroupDn` (false when none is set). */
   isAdmin: boolean;
+  /**
+   * The DNs of the groups `groupSearchFilter` finds under `groupSearchBase`; undefined when no group search
+   * is set, or when it failed (then `groupSearchError` says why, and the person's groups are left as they were).
+   */
+  groupDns?: string[] | undefined;
+  groupSearchError?: string | undefined;
 }
+
+/** Most groups read for one person: more is a misconfigured filter, and the search fails rather than cutting the list. */
+export const MAX_GROUPS_PER_PERSON = 1000;
 
 export type DirectoryCheck =
   | { outcome: 'signed_in'; entry: DirectoryEntry }
@@ -90,6 +99,22 @@ async function isAdminEntry(client: Client, settings: DirectorySettings, entry: 
   }
 }
 
+/** The groups the person's entry is in, searched as the service account; a failure is reported, not thrown. */
+async function searchGroups(client: Client, settings: DirectorySettings, dn: string): Promise<Pick<DirectoryEntry, 'groupDns' | 'groupSearchError'>> {
+  if (!settings.groupSearchBase) return {};
+  try {
+    const { searchEntries } = await client.search(settings.groupSearchBase, {
+      scope: 'sub',
+      filter: groupSearchFilter(settings.groupSearchFilter ?? DEFAULT_GROUP_SEARCH_FILTER, dn),
+      attributes: ['1.1'],
+      sizeLimit: MAX_GROUPS_PER_PERSON,
+    });
+    return { groupDns: searchEntries.map((entry) => entry.dn) };
+  } catch (error) {
+    return { groupSearchError: (error as Error).message };
+  }
+}
+
 async function check(client: Client, directory: DirectoryConnection, account: string, password: string): Promise<DirectoryCheck> {
   const { settings } = directory;
   if (settings.startTls) await client.startTLS(startTlsOptions(settings.url));
@@ -111,6 +136,8 @@ async function check(client: Client, directory: DirectoryConnection, account: st
   if (searchEntries.length !== 1) return { outcome: 'not_found' };
   const found = searchEntries[0]!;
   const isAdmin = await isAdminEntry(client, settings, found);
+  // Before the person's bind: the service account may read groups the person cannot.
+  const groups = await searchGroups(client, settings, found.dn);
   try {
     await client.bind(found.dn, password);
   } catch (error) {
@@ -126,6 +153,7 @@ async function check(client: Client, directory: DirectoryConnection, account: st
       displayName: first(found[mapped.displayName]),
       email: first(found[mapped.email]),
       isAdmin,
+      ...groups,
     },
   };
 }

@@ -143,12 +143,13 @@ export function gracePeriodProblem(seconds: number): string | undefined {
 /** The configuration as stored, from input that follows the rules above: defaults filled in, scopes in their canonical order. */
 export function normalizeConfiguration(
   clientType: ClientType,
-  input: { redirectUris: string[]; postLogoutRedirectUris?: string[] | undefined; scopeWhitelist: readonly string[]; requirePkce?: boolean | undefined },
+  input: { redirectUris: string[]; postLogoutRedirectUris?: string[] | undefined; scopeWhitelist: readonly string[]; requirePkce?: boolean | undefined; claimsInIdToken?: boolean | undefined },
 ): ClientConfiguration {
   return {
     redirectUris: input.redirectUris,
     postLogoutRedirectUris: input.postLogoutRedirectUris ?? [],
     scopeWhitelist: SCOPES.filter((scope) => input.scopeWhitelist.includes(scope)),
     requirePkce: isPublicClientType(clientType) ? true : (input.requirePkce ?? true),
+    claimsInIdToken: input.claimsInIdToken ?? false,
   };
 }

@@ -1,7 +1,7 @@
 export const CLIENT_TYPES = ['web', 'spa', 'native'] as const;
 export type ClientType = (typeof CLIENT_TYPES)[number];
 
-export const SCOPES = ['openid', 'profile', 'email', 'student', 'offline_access'] as const;
+export const SCOPES = ['openid', 'profile', 'email', 'student', 'groups', 'offline_access'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const STUDENT_STATUSES = ['active', 'not_student', 'unknown'] as const;
@@ -26,6 +26,8 @@ export interface ClientConfiguration {
   postLogoutRedirectUris: string[];
   scopeWhitelist: Scope[];
   requirePkce: boolean;
+  /** The ID token also carries the profile, email and groups claims the granted scopes release in userinfo. */
+  claimsInIdToken: boolean;
 }
 
 /** Public clients: no secret, PKCE S256 always. */

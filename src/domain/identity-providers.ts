@@ -20,6 +20,8 @@ export interface UpstreamClaimMapping {
   displayName: string;
   email: string;
   emailVerified: string;
+  /** A claim holding the person's upstream group names; absent: groups are not read. */
+  groups?: string;
 }
 
 export const DEFAULT_UPSTREAM_CLAIMS: UpstreamClaimMapping = {
@@ -62,7 +64,13 @@ export interface DirectorySettings {
   userSearchFilter: string;
   attributes: DirectoryAttributeMapping;
   adminGroupDn: string | null;
+  /** Where the person's groups are searched; absent or null: groups are not read. */
+  groupSearchBase?: string | null;
+  /** `{dn}` is replaced by the escaped DN of the person's entry; default DEFAULT_GROUP_SEARCH_FILTER. */
+  groupSearchFilter?: string;
 }
+
+export const DEFAULT_GROUP_SEARCH_FILTER = '(member={dn})';
 
 interface IdentityProviderCommon {
   name: string;
@@ -72,6 +80,8 @@ interface IdentityProviderCommon {
   linkByVerifiedEmail: boolean;
   /** Lower-case domains; empty means every domain. */
   allowedEmailDomains: string[];
+  /** `{"<upstream group name, or LDAP group DN>": "<group name>"}`; a sign-in through the provider sets the mapped memberships. Absent: none. */
+  groupMapping?: Record<string, string>;
   version: number;
   /** Epoch milliseconds, like every domain time; the contracts show ISO-8601. */
   createdAt: number;
@@ -136,6 +146,26 @@ export function directoryUrlProblem(value: string): string | undefined {
   } catch {
     return 'must be an absolute ldap:// or ldaps:// URL';
   }
+}
+
+const isLoopbackHost = (host: string): boolean => {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+};
+
+/**
+ * Why a directory's transport is refused: the bind password and every person's password cross it, so
+ * plain ldap:// needs `startTls: true` unless the directory is on this machine (a loopback address).
+ */
+export function directoryTransportProblem(value: string, startTls: boolean): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'ldap:' || startTls || isLoopbackHost(url.hostname)) return undefined;
+  return 'sends passwords in clear: use ldaps://, or set startTls: true (plain ldap:// only to a loopback address)';
 }
 
 const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

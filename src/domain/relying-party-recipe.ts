@@ -9,6 +9,8 @@ export interface RecipeClient {
   clientType: ClientType;
   scopeWhitelist: readonly Scope[];
   requirePkce: boolean;
+  /** Whether the ID token also carries the profile, email and groups claims (absent: false). */
+  claimsInIdToken?: boolean;
 }
 
 /** Which step, and which wording of it: lets the console say the same in another language from `values`. */
@@ -20,6 +22,7 @@ export type RecipeStepId =
   | 'tokenPublic'
   | 'tokenAny'
   | 'claims'
+  | 'claimsInIdToken'
   | 'refreshSpa'
   | 'refreshNone'
   | 'refreshRotating'
@@ -39,7 +42,7 @@ const list = (values: readonly string[]) => values.map(code).join(', ');
 
 /** The claims of the ID token, and those that come only from /userinfo, by scope. */
 export const ID_TOKEN_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'iat', 'nonce', 'acr', 'amr'] as const;
-export const USERINFO_SCOPES = ['profile', 'email', 'student'] as const;
+export const USERINFO_SCOPES = ['profile', 'email', 'student', 'groups'] as const;
 
 /** The OIDC Core rule every relying-party developer trips over, in one sentence. */
 export const REFRESH_TOKEN_RULE =
@@ -87,16 +90,29 @@ export function relyingPartyRecipe(issuer: string, client?: RecipeClient): Recip
       title: 'Token request',
       text: `Your redirect URI receives \`code\` and \`state\` (check \`state\`). POST to the \`token_endpoint\` with \`grant_type=authorization_code\`, the \`code\`, the same \`redirect_uri\` and the \`code_verifier\`; ${tokenRequest}.`,
     },
-    {
-      id: 'claims',
-      values: { idTokenClaims: list(ID_TOKEN_CLAIMS), ...claimsOf },
-      title: 'Claims',
-      text:
-        `The ID token (check its signature, \`iss\`, \`aud\` and \`nonce\`) carries ${list(ID_TOKEN_CLAIMS)}: \`sub\` is the person's stable identifier, the key to store. It carries no profile data: ` +
-        `call the \`userinfo_endpoint\` with \`Authorization: Bearer <access_token>\` for the claims of the granted scopes: ` +
-        USERINFO_SCOPES.map((scope) => `\`${scope}\` gives ${list(CLAIMS_BY_SCOPE[scope])}`).join('; ') +
-        '.',
-    },
+    client?.claimsInIdToken
+      ? {
+          id: 'claimsInIdToken',
+          values: { idTokenClaims: list(ID_TOKEN_CLAIMS), ...claimsOf },
+          title: 'Claims',
+          text:
+            `The ID token (check its signature, \`iss\`, \`aud\` and \`nonce\`) carries ${list(ID_TOKEN_CLAIMS)}: \`sub\` is the person's stable identifier, the key to store. ` +
+            'This client has `claimsInIdToken`, so the ID token also carries the `profile`, `email` and `groups` claims of the granted scopes; ' +
+            'the `userinfo_endpoint` (with `Authorization: Bearer <access_token>`) gives every claim of the granted scopes: ' +
+            USERINFO_SCOPES.map((scope) => `\`${scope}\` gives ${list(CLAIMS_BY_SCOPE[scope])}`).join('; ') +
+            '.',
+        }
+      : {
+          id: 'claims',
+          values: { idTokenClaims: list(ID_TOKEN_CLAIMS), ...claimsOf },
+          title: 'Claims',
+          text:
+            `The ID token (check its signature, \`iss\`, \`aud\` and \`nonce\`) carries ${list(ID_TOKEN_CLAIMS)}: \`sub\` is the person's stable identifier, the key to store. ` +
+            'It carries no profile data unless the client\'s `claimsInIdToken` is true: ' +
+            `call the \`userinfo_endpoint\` with \`Authorization: Bearer <access_token>\` for the claims of the granted scopes: ` +
+            USERINFO_SCOPES.map((scope) => `\`${scope}\` gives ${list(CLAIMS_BY_SCOPE[scope])}`).join('; ') +
+            '.',
+        },
   ];
   if (type === 'spa') {
     steps.push({ id: 'refreshSpa', values: {}, title: 'Refresh tokens', text: 'A `spa` client never gets a refresh token: when the tokens expire, send the browser to the authorization endpoint again (`prompt=none` signs in without a page while the person\'s Sesame session lasts).' });

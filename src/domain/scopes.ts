@@ -6,6 +6,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   profile: 'name and preferred_username',
   email: 'email and email_verified',
   student: `student_status (${STUDENT_STATUSES.slice(0, -1).join(', ')} or ${STUDENT_STATUSES.at(-1)})`,
+  groups: 'groups, the sorted names of the groups the person is in ([] when none)',
   offline_access: 'refresh tokens, for web clients that act while the person is away',
 };
 
@@ -15,6 +16,7 @@ export const SCOPE_CONSENT_TEXT: Record<Scope, string> = {
   profile: 'See your name and account name',
   email: 'See your email address and whether it is verified',
   student: 'See your student status',
+  groups: 'See your groups',
   offline_access: 'Stay connected while you are away, until you sign out of it or it is revoked',
 };
 
@@ -24,4 +26,5 @@ export const CLAIMS_BY_SCOPE = {
   profile: ['name', 'preferred_username'],
   email: ['email', 'email_verified'],
   student: ['student_status'],
+  groups: ['groups'],
 } as const satisfies Partial<Record<Scope, readonly string[]>>;

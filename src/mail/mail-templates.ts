@@ -59,7 +59,7 @@ function contentOf(mail: ReadyMail, issuer: string): MailContent {
       };
     case 'security_notice': {
       const notice = isNotice(mail.params.notice) ? mail.params.notice : 'password_changed';
-      return { subject: say(`mail.notice.${notice}.subject`), paragraphs: [hello, say(`mail.notice.${notice}.body`, { account }), say('mail.ifNotYou')] };
+      return { subject: say(`mail.notice.${notice}.subject`), paragraphs: [hello, say(`mail.notice.${notice}.body`, { account, newEmail: text(mail.params.newEmail) }), say('mail.ifNotYou')] };
     }
   }
 }

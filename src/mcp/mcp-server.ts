@@ -12,9 +12,10 @@ import {
 import type { AnyOperation } from '../api/operation.ts';
 import { withinTokenScope } from '../api/operation-scope.ts';
 import { PACKAGE_VERSION } from '../api/package-version.ts';
+import { renderText } from '../domain/pointed-text.ts';
 import { AppError } from '../errors.ts';
 import { GUIDE_PROMPT_NAME, GUIDE_RESOURCE_URI } from './mcp-guide.ts';
-import { callOperationTool, type ToolCallContext } from './tool-call.ts';
+import { callOperationTool, toolError, toolWords, type ToolCallContext } from './tool-call.ts';
 import { operationInputSchema, type JsonSchema } from './tool-schema.ts';
 import { toolAnnotations } from './tool-operations.ts';
 
@@ -44,7 +45,7 @@ export function createMcpServer(catalogue: McpCatalogue, context: ToolCallContex
     tools: allowed().map((operation) => ({
       name: operation.operationId,
       title: operation.summary,
-      description: `${operation.summary}. ${operation.description}`,
+      description: `${operation.summary}. ${renderText(operation.description, toolWords)}`,
       inputSchema: catalogue.inputSchemas.get(operation.operationId) as { type: 'object' },
       annotations: toolAnnotations(operation),
     })),
@@ -53,8 +54,7 @@ export function createMcpServer(catalogue: McpCatalogue, context: ToolCallContex
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const operation = catalogue.operations.find((candidate) => candidate.operationId === request.params.name);
     if (!operation) {
-      const error = new AppError('not_found', `There is no tool named ${request.params.name}; list the tools to see those your access allows.`);
-      return { content: [{ type: 'text' as const, text: `${error.code}: ${error.message}` }], structuredContent: error.toBody() as unknown as Record<string, unknown>, isError: true };
+      return toolError(new AppError('not_found', `There is no tool named ${request.params.name}; list the tools to see those your access allows.`));
     }
     return callOperationTool(operation, request.params.arguments ?? {}, context);
   });

@@ -5,7 +5,7 @@ import type { ApiDeps } from '../api/register-operations.ts';
 import type { Actor } from '../domain/actor.ts';
 import { assistantResourceUrls } from '../domain/assistant-scopes.ts';
 import { AppError } from '../errors.ts';
-import { renderMcpGuide } from './mcp-guide.ts';
+import { renderMcpGuide, type AssistantTokenLifetimes } from './mcp-guide.ts';
 import { buildCatalogue, createMcpServer } from './mcp-server.ts';
 import { toolOperations } from './tool-operations.ts';
 
@@ -19,15 +19,21 @@ interface Caller {
   signedIn: { user: NonNullable<Awaited<ReturnType<FastifyInstance['oidc']['verifyAssistantToken']>>>['user']; token: string; assistant: { clientId: string; scopes: readonly string[] } };
 }
 
+export interface McpDeps extends ApiDeps {
+  /** What the guide tells an assistant about its tokens: the OIDC engine's own lifetimes. */
+  assistantTokenLifetimes: AssistantTokenLifetimes;
+}
+
 /**
  * Sesame's MCP server at /mcp: Streamable HTTP, stateless (one MCP server per request, JSON
  * responses), authorized by Sesame's own OAuth access tokens for the resource {issuer}/mcp. A request
  * without a usable token gets 401 with the RFC 9728 metadata address, from which an MCP client
  * discovers Sesame as its authorization server.
  */
-export async function mcpServer(app: FastifyInstance, deps: ApiDeps): Promise<void> {
+export async function mcpServer(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const bodyLimit = app.initialConfig.bodyLimit ?? 1_048_576;
-  const catalogue = buildCatalogue(toolOperations(deps.config, bodyLimit), renderMcpGuide(deps.config, bodyLimit));
+  const tools = toolOperations(deps.config, bodyLimit);
+  const catalogue = buildCatalogue(tools, renderMcpGuide({ tools, lifetimes: deps.assistantTokenLifetimes, bodyLimitBytes: bodyLimit }));
   const { resource, metadataUrl } = assistantResourceUrls(deps.config.issuer, 'mcp');
   const callers = new WeakMap<FastifyRequest, Caller>();
 

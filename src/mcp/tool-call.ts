@@ -1,15 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { IDEMPOTENCY_ARGUMENT, readIdempotencyArgument, runIdempotently } from '../api/idempotency-key.ts';
+import { IDEMPOTENCY_ARGUMENT } from '../api/idempotency-key.ts';
 import { isCreating, type AnyOperation, type SignedIn } from '../api/operation.ts';
-import { refuseOutsideTokenScope } from '../api/operation-scope.ts';
-import { refuseOffItsSurface } from '../api/operation-surface.ts';
-import { parseRequestPart } from '../api/request-validation.ts';
+import { runOperation, type OperationSurface, type RequestPart, type SentArguments } from '../api/operation-pipeline.ts';
 import type { Actor } from '../domain/actor.ts';
-import { AppError } from '../errors.ts';
-import { databaseFaultToAppError } from '../ops/database-faults.ts';
+import type { NameOperation } from '../domain/pointed-text.ts';
+import type { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
-import { argumentParts, type RequestPart } from './tool-schema.ts';
+import { argumentParts } from './tool-schema.ts';
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -26,112 +23,59 @@ export interface ToolCallContext {
   reply: FastifyReply;
 }
 
-const LOCATIONS: Record<RequestPart, 'path' | 'query' | 'body'> = { params: 'path', query: 'query', body: 'body' };
+interface ToolCall {
+  args: Record<string, unknown>;
+  context: ToolCallContext;
+}
 
-/** Splits the flat arguments into path, query and body; names the operation does not know come back apart. */
-function splitArguments(operation: AnyOperation, args: Record<string, unknown>) {
+/** How MCP names an operation: by its tool name, which is its operationId. */
+export const toolWords: NameOperation = (operationId) => `\`${operationId}\``;
+
+/** Splits the flat arguments into path, query and body; names the operation does not know are problems of the call. */
+function splitArguments(operation: AnyOperation, args: Record<string, unknown>): SentArguments {
+  const { [IDEMPOTENCY_ARGUMENT]: idempotencyKey, ...rest } = args;
+  const operationArgs = isCreating(operation) ? rest : args;
   const parts = argumentParts(operation);
-  const split: Record<RequestPart, Record<string, unknown> | undefined> = { params: undefined, query: undefined, body: undefined };
-  const unknown: Record<string, string> = {};
-  for (const [name, value] of Object.entries(args)) {
+  const split: Partial<Record<RequestPart, Record<string, unknown>>> = {};
+  const problems: Record<string, string> = {};
+  for (const [name, value] of Object.entries(operationArgs)) {
     const part = parts.get(name);
-    if (!part) unknown[name] = 'is not a known argument; remove it';
+    if (!part) problems[name] = 'is not a known argument; remove it';
     else (split[part] ??= {})[name] = value;
   }
-  return { split, unknown };
+  return { ...split, idempotencyKey: isCreating(operation) ? idempotencyKey : undefined, problems };
 }
 
-/** Parses every part, so one answer names every problem of the call, as a REST answer does. */
-function parseArguments(operation: AnyOperation, args: Record<string, unknown>): Record<RequestPart, unknown> {
-  const { split, unknown } = splitArguments(operation, args);
-  const fieldErrors: Record<string, string> = { ...unknown };
-  const descriptions: string[] = [];
-  const parsed: Record<RequestPart, unknown> = { params: undefined, query: undefined, body: undefined };
-  for (const part of ['params', 'query', 'body'] as const) {
-    const schema = operation[part] as z.ZodType | undefined;
-    if (!schema) continue;
-    try {
-      parsed[part] = parseRequestPart(schema, split[part] ?? {}, LOCATIONS[part]);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
-      Object.assign(fieldErrors, error.fieldErrors ?? {});
-      if (!error.fieldErrors) descriptions.push(error.message);
-    }
-  }
-  if (Object.keys(fieldErrors).length > 0 || descriptions.length > 0) {
-    throw new AppError('invalid_request', descriptions.join(' ') || `Some arguments of ${operation.operationId} are invalid; see field_errors, fix them and call again.`, { fieldErrors });
-  }
-  return parsed;
-}
-
-/** The arguments and the idempotency key, a problem of either named in one answer. */
-function parseWithKey(operation: AnyOperation, args: Record<string, unknown>, keyArgument: unknown) {
-  let keyProblem: AppError | undefined;
-  let idempotencyKey: string | undefined;
-  try {
-    idempotencyKey = readIdempotencyArgument(keyArgument);
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    keyProblem = error;
-  }
-  let parsed: Record<RequestPart, unknown>;
-  try {
-    parsed = parseArguments(operation, args);
-  } catch (error) {
-    if (keyProblem && error instanceof AppError && error.code === 'invalid_request') {
-      throw new AppError('invalid_request', error.message, { fieldErrors: { ...error.fieldErrors, ...keyProblem.fieldErrors } });
-    }
-    throw error;
-  }
-  if (keyProblem) throw keyProblem;
-  return { parsed, idempotencyKey };
-}
-
-function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  return (error instanceof Error ? databaseFaultToAppError(error) : undefined) ?? new AppError('internal_error', 'Something went wrong on the server; try again, and report it if it persists.');
+/** A tool error whose structured content is the REST error body, its text in tool words. */
+export function toolError(refusal: AppError): ToolResult {
+  return { content: [{ type: 'text', text: `${refusal.code}: ${refusal.message}` }], structuredContent: refusal.toBody() as unknown as Record<string, unknown>, isError: true };
 }
 
 /**
- * Runs one operation for a tool call: the same scope check, request contract and use case as the
- * REST surfaces. The REST response body is the structured result; a refusal is a tool error whose
- * structured content is the REST error body.
+ * The MCP surface of the operation pipeline (src/api/operation-pipeline.ts): the caller the /mcp route
+ * authenticated, the tool's flat arguments as JSON values, the REST response body as the structured result,
+ * and a refusal as a tool error in tool words.
  */
-export async function callOperationTool(operation: AnyOperation, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult> {
-  try {
-    refuseOffItsSurface(operation, context.actor);
-    refuseOutsideTokenScope(operation, context.actor);
-    const { [IDEMPOTENCY_ARGUMENT]: keyArgument, ...operationArgs } = args;
-    const creating = isCreating(operation);
-    const { parsed, idempotencyKey } = parseWithKey(operation, creating ? operationArgs : args, creating ? keyArgument : undefined);
-    const handle = () =>
-      operation.handle({
-        params: parsed.params,
-        query: parsed.query,
-        body: parsed.body,
-        actor: context.actor,
-        signedIn: context.signedIn,
-        services: context.services,
-        request: context.request,
-        reply: context.reply,
-      });
-    const result: unknown =
-      idempotencyKey === undefined
-        ? await handle()
-        : (
-            await runIdempotently(
-              { services: context.services, actor: context.actor, key: idempotencyKey, operationId: operation.operationId, params: parsed.params, body: parsed.body, status: operation.response.status, log: context.request.log },
-              handle,
-            )
-          ).body;
-    const structured = (result ?? {}) as Record<string, unknown>;
+const MCP_SURFACE: OperationSurface<ToolCall, ToolResult> = {
+  surface: 'mcp',
+  words: toolWords,
+  argumentForm: 'json',
+  authenticate: async (_operation, { context }) => ({ actor: context.actor, signedIn: context.signedIn }),
+  argumentsOf: (operation, { args }) => splitArguments(operation, args),
+  transport: ({ context }) => ({ request: context.request, reply: context.reply }),
+  answer(operation, { body }) {
+    const structured = (body ?? {}) as Record<string, unknown>;
     return { content: [{ type: 'text', text: summarise(operation, structured) }], structuredContent: structured };
-  } catch (error) {
-    const appError = toAppError(error);
-    if (appError.code === 'internal_error') context.request.log.error({ err: error, tool: operation.operationId }, 'MCP tool failed');
-    const body = appError.toBody() as unknown as Record<string, unknown>;
-    return { content: [{ type: 'text', text: `${appError.code}: ${appError.message}` }], structuredContent: body, isError: true };
-  }
+  },
+  refuse(operation, refusal, { context }, cause) {
+    if (refusal.code === 'internal_error') context.request.log.error({ err: cause, tool: operation.operationId }, 'MCP tool failed');
+    return toolError(refusal);
+  },
+};
+
+/** Runs one operation for a tool call, through the same pipeline as the REST surfaces. */
+export function callOperationTool(operation: AnyOperation, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolResult> {
+  return runOperation(MCP_SURFACE, operation, { args, context }, context.services);
 }
 
 /** A short text beside the structured result, for clients that show only text. */

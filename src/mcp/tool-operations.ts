@@ -14,15 +14,8 @@ export function toolOperations(config: Config, bodyLimitBytes: number): AnyOpera
   return agentOperations(config, bodyLimitBytes).filter((operation) => !OPERATIONS_NOT_TOOLS.has(operation.operationId) && operation.onlyFrom === undefined);
 }
 
-const DESTRUCTIVE = /^(remove|revoke|delete)|Revoke|Delete/;
-
-/**
- * MCP tool annotations from the operation's method and effect: reads are read-only; removals,
- * revocations, deletions, and the changes that can archive a project or disable a client or a person
- * are destructive.
- */
+/** MCP tool annotations, from the operation's definition: reads are read-only; what the operation marks destructive is. */
 export function toolAnnotations(operation: AnyOperation): { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean } {
   const readOnly = operation.method === 'GET';
-  const destructive = !readOnly && (operation.method === 'DELETE' || DESTRUCTIVE.test(operation.operationId) || ['updateProject', 'updateClientMetadata', 'updateUser'].includes(operation.operationId));
-  return { title: operation.summary, readOnlyHint: readOnly, destructiveHint: destructive, idempotentHint: readOnly, openWorldHint: false };
+  return { title: operation.summary, readOnlyHint: readOnly, destructiveHint: !readOnly && operation.destructive === true, idempotentHint: readOnly, openWorldHint: false };
 }

@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { IDEMPOTENCY_ARGUMENT, idempotencyKeyHeader } from '../api/idempotency-key.ts';
 import { isCreating, type AnyOperation } from '../api/operation.ts';
+import { partSchema, REQUEST_PARTS, type RequestPart } from '../api/operation-pipeline.ts';
 
 export type JsonSchema = Record<string, unknown>;
-
-/** The parts of a request a tool's one flat argument object is split into, in this order. */
-export const REQUEST_PARTS = ['params', 'query', 'body'] as const;
-export type RequestPart = (typeof REQUEST_PARTS)[number];
 
 /** zod 4 -> JSON Schema for what a caller sends, with the same tidying as the OpenAPI documents. */
 export function requestPartSchema(schema: z.ZodType): JsonSchema {
@@ -25,7 +22,7 @@ export function requestPartSchema(schema: z.ZodType): JsonSchema {
 export function argumentParts(operation: AnyOperation): Map<string, RequestPart> {
   const parts = new Map<string, RequestPart>();
   for (const part of REQUEST_PARTS) {
-    const schema = operation[part] as z.ZodType | undefined;
+    const schema = partSchema(operation, part, 'json');
     if (!schema) continue;
     const properties = (requestPartSchema(schema).properties ?? {}) as JsonSchema;
     for (const name of Object.keys(properties)) {
@@ -39,7 +36,8 @@ export function argumentParts(operation: AnyOperation): Map<string, RequestPart>
 
 /**
  * A tool's input schema: one flat object with the path parameters, the query parameters and the
- * body fields of the operation, each as its request contract says, and for a creating operation the optional
+ * body fields of the operation, each as its request contract says (a number a query string carries as text,
+ * like `limit`, is an integer here), and for a creating operation the optional
  * `idempotencyKey` (the REST Idempotency-Key header). A name in two parts would be
  * ambiguous and fails at start.
  */
@@ -49,7 +47,7 @@ export function operationInputSchema(operation: AnyOperation): JsonSchema {
   let defs: JsonSchema = {};
   argumentParts(operation);
   for (const part of REQUEST_PARTS) {
-    const schema = operation[part] as z.ZodType | undefined;
+    const schema = partSchema(operation, part, 'json');
     if (!schema) continue;
     const { properties: partProperties, required: partRequired, $defs } = requestPartSchema(schema) as { properties?: JsonSchema; required?: string[]; $defs?: JsonSchema };
     const omitted = part === 'body' ? (operation.notToolArguments ?? []) : [];

@@ -6,6 +6,7 @@ import type { Services } from '../services/index.ts';
 import { pageLanguage, rememberLanguageChoice } from './page-language.ts';
 import { pageSecurityHeaders } from './page-security.ts';
 import {
+  renderAddressTakenPage,
   renderDeadLinkPage,
   renderEmailVerifiedPage,
   renderForgotPage,
@@ -129,6 +130,7 @@ export async function accountLinkRoutes(app: FastifyInstance, options: { service
     const language = languageOf(request, 'holder' in before ? before.holder.locale : null);
     const outcome = await emailVerification.confirmEmail(request.params.token, { ip: request.ip });
     if ('dead' in outcome) return sendDeadLink(reply, outcome.dead, 'verification', language);
+    if ('takenElsewhere' in outcome) return sendPage(reply, 409, renderAddressTakenPage({ email: outcome.email, account: outcome.account, language }));
     return sendPage(reply, 200, renderEmailVerifiedPage(outcome.email, language));
   });
 }

@@ -48,10 +48,47 @@ function toAdapterPayload(stored: StoredOidcPayload | undefined): AdapterPayload
   return stored.consumedAt === null ? payload : { ...payload, consumed: Math.floor(stored.consumedAt / 1000) };
 }
 
+/**
+ * oidc-provider saves the sign-in session at the end of every request that reads it, only to slide its
+ * expiry. A save that changes nothing but that, by less than a minute, is skipped: one write less per
+ * `/auth`, for a stored expiry at most a minute behind the cookie's (docs/performance.md). The session's
+ * content as this instance last read or wrote it is remembered per id, so any other change is written.
+ */
+const SESSION_RESAVE_MIN_SECONDS = 60;
+const REMEMBERED_SESSIONS_MAX = 10_000;
+
+function createSessionResaves() {
+  const lastSeen = new Map<string, { content: string; exp: number }>();
+  // oidc-provider writes a loaded session's keys in another order than it read them.
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map(canonical) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, item]) => [key, canonical(item)])) : value;
+  const contentOf = (payload: AdapterPayload) => {
+    const { exp: _exp, iat: _iat, ...content } = payload;
+    return JSON.stringify(canonical(content));
+  };
+  return {
+    remember(id: string, payload: AdapterPayload | undefined): void {
+      lastSeen.delete(id);
+      if (!payload || typeof payload.exp !== 'number') return;
+      if (lastSeen.size >= REMEMBERED_SESSIONS_MAX) lastSeen.delete(lastSeen.keys().next().value!);
+      lastSeen.set(id, { content: contentOf(payload), exp: payload.exp });
+    },
+    onlySlides(id: string, payload: AdapterPayload): boolean {
+      const seen = lastSeen.get(id);
+      return seen !== undefined && typeof payload.exp === 'number' && payload.exp - seen.exp < SESSION_RESAVE_MIN_SECONDS && seen.content === contentOf(payload);
+    },
+    forget(id: string): void {
+      lastSeen.delete(id);
+    },
+  };
+}
+
 function payloadAdapter(kind: string, { store, clock }: AdapterDeps, afterWrite: () => void): Adapter {
   const payloads = store.repos.oidcPayloads;
+  const sessions = kind === 'Session' ? createSessionResaves() : undefined;
   return {
     async upsert(id, payload, expiresIn) {
+      if (sessions?.onlySlides(id, payload)) return;
       await payloads.upsert({
         kind,
         id,
@@ -62,10 +99,13 @@ function payloadAdapter(kind: string, { store, clock }: AdapterDeps, afterWrite:
         accountId: accountOf(payload),
         expiresAt: typeof expiresIn === 'number' ? clock.now() + expiresIn * 1000 : null,
       });
+      sessions?.remember(id, payload);
       afterWrite();
     },
     async find(id) {
-      return toAdapterPayload(await payloads.find(kind, id, clock.now()));
+      const payload = toAdapterPayload(await payloads.find(kind, id, clock.now()));
+      sessions?.remember(id, payload);
+      return payload;
     },
     async findByUid(uid) {
       return toAdapterPayload(await payloads.findByUid(kind, uid, clock.now()));
@@ -83,6 +123,7 @@ function payloadAdapter(kind: string, { store, clock }: AdapterDeps, afterWrite:
       throw new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
     },
     async destroy(id) {
+      sessions?.forget(id);
       await payloads.destroy(kind, id);
     },
     async revokeByGrantId(grantId) {

@@ -16,13 +16,15 @@ const forBridge = ({ secretId, digest, status, expiresAt, lastUsedAt }: StoredCl
 const SECRET_PLACEHOLDER = randomBase62(43);
 
 /** Metadata beyond the OIDC registration fields, read by the provider's policies and the secrets bridge. */
-export const SESAME_CLIENT_METADATA = ['sesame_client_type', 'sesame_require_pkce', 'sesame_secrets'] as const;
+export const SESAME_CLIENT_METADATA = ['sesame_client_type', 'sesame_require_pkce', 'sesame_secrets', 'sesame_claims_in_id_token'] as const;
 
 export interface SesameClientFields {
   sesame_client_type?: 'web' | 'spa' | 'native';
   sesame_require_pkce?: boolean;
   /** Read with the client, so /token authenticates it without a query of its own. */
   sesame_secrets?: StoredSecretForBridge[];
+  /** The ID token also carries the profile and email claims of the granted scopes (src/oidc/account.ts). */
+  sesame_claims_in_id_token?: boolean;
 }
 
 const isWebUri = (uri: string) => uri.startsWith('https://') || uri.startsWith('http://');
@@ -65,6 +67,7 @@ function toMetadata({ client, projectStatus, secrets }: ProtocolClient): Adapter
       : { token_endpoint_auth_method: 'none' }),
     sesame_client_type: client.clientType,
     sesame_require_pkce: !web || client.requirePkce,
+    sesame_claims_in_id_token: client.claimsInIdToken,
   };
   return metadata;
 }

@@ -5,14 +5,15 @@ import { interactionCsrfToken } from './interaction-csrf.ts';
 import { formField, formTargetsOf, signInActor, type FormBody, type Interaction, type InteractionKit, type Params } from './interaction-kit.ts';
 import { renderEnrolmentPage, renderRecoveryCodesPage } from './pages/enrolment-page.ts';
 import { text } from './pages/layout.ts';
-import { interactionTicket, interactionTicketSubject, TICKET_PURPOSES } from './second-step-ticket.ts';
+import { interactionTicket, interactionTicketSubject, isFirstProof, TICKET_PURPOSES } from './second-step-ticket.ts';
+import type { FirstProof } from '../domain/sign-in-decision.ts';
 import { asksForMfa } from './step-up.ts';
 
 const ENROLMENT_SECONDS = 900;
 
-/** How the person proved who they are before enrolling: their password, or an upstream provider. It leads their `amr`. */
-type FirstFactor = 'pwd' | 'fed';
-const isFirstFactor = (value: string | undefined): value is FirstFactor => value === 'pwd' || value === 'fed';
+/** How the person proved who they are before enrolling (their password, or an upstream provider). It leads their `amr`. */
+type FirstFactor = FirstProof;
+const isFirstFactor = isFirstProof;
 
 interface Enrolling {
   interaction: Interaction;
@@ -86,22 +87,8 @@ export function enrolmentRoutes(app: FastifyInstance, kit: InteractionKit) {
     const factors = (await deps.services.factors.listFactors(signInActor(user, request.ip))).factors;
     const factor = factors.find((candidate) => candidate.factorId === factorId);
     if (!factor || factor.type === 'recovery_codes') return kit.wrongStep(reply, kit.languageOf(request, interaction, user.locale));
-    kit.rememberDevice(reply, user.subjectId);
-    const amr = [first, factor.type === 'passkey' ? 'hwk' : 'otp', 'mfa'];
-    return kit.finish(request, reply, { login: { accountId: user.subjectId, amr, acr: 'mfa' } }, false);
+    return kit.decideAndContinue(request, reply, interaction, user, { first, second: factor.type === 'passkey' ? 'hwk' : 'otp' });
   }
-
-  // An upstream sign-in (upstream-routes.ts) of a person who must enrol arrives here with its ticket.
-  app.get<{ Params: Params; Querystring: { ticket?: string } }>('/interaction/:uid/enrol', async (request, reply) => {
-    const interaction = await kit.load(request, reply);
-    if (!interaction) return reply;
-    const language = kit.languageOf(request, interaction);
-    if (interaction.prompt.name !== 'login') return kit.wrongStep(reply, language);
-    const subjectId = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.upstreamEnrolment, interaction.uid, String(request.query.ticket ?? ''), now());
-    const user = subjectId ? await deps.services.users.getUser(subjectId) : null;
-    if (!user || user.status !== 'active') return kit.wrongStep(reply, language);
-    return showEnrolment(request, reply, interaction, user, {}, 'fed');
-  });
 
   app.post<{ Params: Params }>('/interaction/:uid/enrol', async (request, reply) => {
     const step = await enrolling(request, reply);

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Provider } from 'oidc-provider';
 import type { Actor } from '../domain/actor.ts';
-import type { User } from '../services/users.ts';
+import type { SignInProof } from '../domain/sign-in-decision.ts';
+import type { SignIn, User } from '../services/users.ts';
 import type { PageLanguage } from './pages/layout.ts';
 import type { OidcDeps } from './provider.ts';
 
@@ -38,6 +39,10 @@ export interface InteractionKit {
     problem?: { failed?: boolean; retryAfterSeconds?: number; passkeyFailed?: boolean },
     saved?: string | null,
   ): Promise<FastifyReply>;
+  /** Acts on a sign-in decision: finishes with its amr/acr, or shows the second-factor or enrolment step. */
+  continueSignIn(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, signIn: SignIn): Promise<FastifyReply>;
+  /** Asks the sign-in decision for these proofs (and the application's acr_values), then acts on it. */
+  decideAndContinue(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, user: User, proof: SignInProof): Promise<FastifyReply>;
 }
 
 /** A person acting on their own account from a sign-in page (enrolling a factor), as the audit records it. */

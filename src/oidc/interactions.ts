@@ -20,7 +20,9 @@ import { renderLoginPage } from './pages/login-page.ts';
 import { renderOneTimeCodePage } from './pages/one-time-code-page.ts';
 import type { OidcDeps } from './provider.ts';
 import { rememberConsent } from './remembered-consent.ts';
-import { secondStepSubject, secondStepTicket } from './second-step-ticket.ts';
+import { interactionTicketSubject, secondStepSubject, secondStepTicket, TICKET_PURPOSES } from './second-step-ticket.ts';
+import { firstProofOf, type SignInProof } from '../domain/sign-in-decision.ts';
+import type { SignIn, User } from '../services/users.ts';
 import { signInRefusalText } from './sign-in-refusal.ts';
 import { enrolmentRoutes } from './enrolment-routes.ts';
 import { formField as field, type FormBody, type Interaction, type InteractionResults, type Params } from './interaction-kit.ts';
@@ -136,14 +138,12 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     const language = languageOf(request, interaction);
     const body = request.body as FormBody;
     const account = field(body, 'account').trim();
-    // A disabled account is refused exactly like a wrong password: authenticate returns null for both.
-    let user: Awaited<ReturnType<typeof deps.services.users.authenticate>> = null;
+    // A disabled account is refused exactly like a wrong password: the sign-in is null for both.
+    let signIn: SignIn | null = null;
     try {
       const deviceSubject = device.subjectOf(request.headers.cookie);
-      user = account ? await deps.services.users.authenticate(account, field(body, 'password'), { ip: request.ip, surface: 'login_page', deviceSubject }) : null;
+      signIn = account ? await deps.services.users.signInWithPassword(account, field(body, 'password'), { ip: request.ip, surface: 'login_page', deviceSubject, clientWantsMfa: asksForMfa(interaction.params) }) : null;
     } catch (error) {
-      const secondStep = error instanceof AppError && error.code === 'mfa_required' ? await deps.services.users.findByAccount(account) : null;
-      if (secondStep) return showOneTimeCodePage(request, reply, interaction, secondStepTicket(cookieKeys, interaction.uid, secondStep.subjectId, deps.clock.now()), 200, {}, secondStep.locale);
       if (!(error instanceof AppError) || !['rate_limited', 'directory_unavailable', 'forbidden'].includes(error.code)) throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
       // forbidden: a directory person Sesame cannot link or create (the message says why and whom to ask).
@@ -155,7 +155,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', account, ...problem, language, upstreamProviders: upstream.choices });
       return sendPage(reply, error.status, page, [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
-    if (!user) {
+    if (!signIn) {
       const name = (await clientName(interaction)) ?? '';
       const upstream = await deps.services.upstreamSignIns.choices();
       return sendPage(reply, 401, renderLoginPage({
@@ -168,11 +168,28 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
         upstreamProviders: upstream.choices,
       }), [interaction.params.redirect_uri as string, ...upstream.formTargets]);
     }
-    // The policy (or the application, acr_values=mfa) wants a second factor this person has not added: no code is issued until they enrol.
-    if (asksForMfa(interaction.params) || (await deps.services.factors.mustEnrol(user))) return enrolment.showEnrolment(request, reply, interaction, user);
-    rememberDevice(reply, user.subjectId);
-    return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd'], acr: 'pwd' } }, false);
+    return continueSignIn(request, reply, interaction, signIn);
   });
+
+  /**
+   * Acts on the sign-in decision (src/domain/sign-in-decision.ts), the same for every way in: done finishes
+   * the interaction with the decision's amr/acr; a second factor owed shows the one-time-code page (with the
+   * passkey button for a person who has one); enrolment owed shows the enrolment page. No code before.
+   */
+  async function continueSignIn(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, { user, decision }: SignIn): Promise<FastifyReply> {
+    if (decision.outcome === 'second_factor') {
+      return showOneTimeCodePage(request, reply, interaction, secondStepTicket(cookieKeys, interaction.uid, user.subjectId, decision.first, deps.clock.now()), 200, {}, user.locale);
+    }
+    if (decision.outcome === 'enrol') return enrolment.showEnrolment(request, reply, interaction, user, {}, decision.first);
+    rememberDevice(reply, user.subjectId);
+    return finish(request, reply, { login: { accountId: user.subjectId, amr: decision.amr, acr: decision.acr } }, false);
+  }
+
+  /** Asks the sign-in decision for a person whose proofs so far are `proof`, and acts on it. */
+  async function decideAndContinue(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, user: User, proof: SignInProof): Promise<FastifyReply> {
+    const decision = await deps.services.signInDecision.decide(user, proof, { clientWantsMfa: asksForMfa(interaction.params) });
+    return continueSignIn(request, reply, interaction, { user, decision });
+  }
 
   /** After a correct sign-in: this browser is one its person used (the sign-in limits spare it later). */
   function rememberDevice(reply: FastifyReply, subjectId: string): void {
@@ -195,13 +212,13 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   ) {
     // No switcher here: switching goes through the step's GET page, which would start again at the password.
     const language = { ...languageOf(request, interaction, saved), selfPath: undefined };
-    const subjectId = secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now());
-    const passkey = subjectId ? await deps.services.passkeys.hasPasskey(subjectId) : false;
+    const step = secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now());
+    const passkey = step ? await deps.services.passkeys.hasPasskey(step.subjectId) : false;
     const page = renderOneTimeCodePage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), ticket, clientName: (await clientName(interaction)) ?? '', passkey, ...problem, language });
     return sendPage(reply, status, page, [interaction.params.redirect_uri as string]);
   }
 
-  const kit = { deps, cookieKeys, load, csrfRejected, wrongStep, languageOf, savedLocaleOf, clientName, finish, rememberDevice, sendPage, showOneTimeCodePage };
+  const kit = { deps, cookieKeys, load, csrfRejected, wrongStep, languageOf, savedLocaleOf, clientName, finish, rememberDevice, sendPage, showOneTimeCodePage, continueSignIn, decideAndContinue };
   const enrolment = enrolmentRoutes(app, kit);
   passkeyRoutes(app, kit);
 
@@ -209,9 +226,20 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   async function stepUp(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, interaction: Interaction, subjectId: string) {
     const user = await deps.services.users.getUser(subjectId);
     if (!user || user.status !== 'active') return wrongStep(reply, languageOf(request, interaction));
-    if (!(await deps.services.factors.hasFactor(subjectId))) return enrolment.showEnrolment(request, reply, interaction, user);
-    return showOneTimeCodePage(request, reply, interaction, secondStepTicket(cookieKeys, interaction.uid, subjectId, deps.clock.now()), 200, {}, user.locale);
+    return decideAndContinue(request, reply, interaction, user, { first: firstProofOf(interaction.session?.amr) });
   }
+
+  // An upstream sign-in (upstream-routes.ts) comes back here, to the interaction's own address where the browser
+  // sends its interaction cookie, with a ticket naming the person the upstream signed in, for this interaction.
+  app.get<{ Params: Params; Querystring: { ticket?: string } }>('/interaction/:uid/upstream-signed-in', async (request, reply) => {
+    const interaction = await load(request, reply);
+    if (!interaction) return reply;
+    if (interaction.prompt.name !== 'login') return wrongStep(reply, languageOf(request, interaction));
+    const subjectId = interactionTicketSubject(cookieKeys, TICKET_PURPOSES.upstreamSignedIn, interaction.uid, String(request.query.ticket ?? ''), deps.clock.now());
+    const user = subjectId ? await deps.services.users.getUser(subjectId) : null;
+    if (!user || user.status !== 'active') return wrongStep(reply, languageOf(request, interaction));
+    return decideAndContinue(request, reply, interaction, user, { first: 'fed' });
+  });
 
   // The second step for a person with an authenticator: the ticket stands for the password checked a moment ago.
   app.post<{ Params: Params }>('/interaction/:uid/otp', async (request, reply) => {
@@ -220,22 +248,21 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     if (interaction.prompt.name !== 'login') return wrongStep(reply, languageOf(request, interaction));
     const body = request.body as FormBody;
     const ticket = field(body, 'ticket');
-    const subjectId = secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now());
-    if (!subjectId) {
+    const step = secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now());
+    if (!step) {
       const page = renderLoginPage({ uid: interaction.uid, csrfToken: interactionCsrfToken(cookieKeys, interaction.uid), clientName: (await clientName(interaction)) ?? '', language: languageOf(request, interaction) });
       return sendPage(reply, 400, page, [interaction.params.redirect_uri as string]);
     }
-    let user: Awaited<ReturnType<typeof deps.services.users.authenticateSecondStep>>;
+    let signIn: SignIn | null;
     try {
-      user = await deps.services.users.authenticateSecondStep(subjectId, field(body, 'otp'), { ip: request.ip, surface: 'login_page' });
+      signIn = await deps.services.users.signInSecondStep(step.subjectId, field(body, 'otp'), { ip: request.ip, surface: 'login_page' }, step.first);
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'rate_limited') throw error;
       const retryAfterSeconds = error.retryAfterSeconds ?? 60;
-      return showOneTimeCodePage(request, reply.header('retry-after', String(retryAfterSeconds)), interaction, ticket, 429, { retryAfterSeconds }, await savedLocaleOf(subjectId));
+      return showOneTimeCodePage(request, reply.header('retry-after', String(retryAfterSeconds)), interaction, ticket, 429, { retryAfterSeconds }, await savedLocaleOf(step.subjectId));
     }
-    if (!user) return showOneTimeCodePage(request, reply, interaction, ticket, 401, { failed: true }, await savedLocaleOf(subjectId));
-    rememberDevice(reply, user.subjectId);
-    return finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd', 'otp', 'mfa'], acr: 'mfa' } }, false);
+    if (!signIn) return showOneTimeCodePage(request, reply, interaction, ticket, 401, { failed: true }, await savedLocaleOf(step.subjectId));
+    return continueSignIn(request, reply, interaction, signIn);
   });
 
   app.post<{ Params: Params }>('/interaction/:uid/confirm', async (request, reply) => {

@@ -48,9 +48,9 @@ export function passkeyRoutes(app: FastifyInstance, kit: InteractionKit): void {
     if (!interaction || kit.csrfRejected(request, reply)) return reply;
     if (interaction.prompt.name !== 'login') return kit.wrongStep(reply, kit.languageOf(request, interaction));
     const ticket = formField(request.body as FormBody, 'ticket');
-    const subjectId = ticket ? secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now()) : undefined;
-    if (subjectId === null) return kit.wrongStep(reply, kit.languageOf(request, interaction));
-    const options = await deps.services.passkeys.signInOptions(interaction.uid, subjectId);
+    const step = ticket ? secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now()) : undefined;
+    if (step === null) return kit.wrongStep(reply, kit.languageOf(request, interaction));
+    const options = await deps.services.passkeys.signInOptions(interaction.uid, step?.subjectId);
     return reply.header('cache-control', 'no-store').send(options);
   });
 
@@ -60,8 +60,9 @@ export function passkeyRoutes(app: FastifyInstance, kit: InteractionKit): void {
     if (interaction.prompt.name !== 'login') return kit.wrongStep(reply, kit.languageOf(request, interaction));
     const body = request.body as FormBody;
     const ticket = formField(body, 'ticket');
-    const subjectId = ticket ? secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now()) : undefined;
-    if (subjectId === null) return loginPage(request, reply, interaction, 400, {});
+    const step = ticket ? secondStepSubject(cookieKeys, interaction.uid, ticket, deps.clock.now()) : undefined;
+    if (step === null) return loginPage(request, reply, interaction, 400, {});
+    const subjectId = step?.subjectId;
     let signedIn: Awaited<ReturnType<typeof deps.services.passkeys.signIn>>;
     try {
       signedIn = await deps.services.passkeys.signIn(interaction.uid, parseCredential(body), { ip: request.ip, surface: 'login_page' }, subjectId);
@@ -73,11 +74,9 @@ export function passkeyRoutes(app: FastifyInstance, kit: InteractionKit): void {
     }
     if (!signedIn) return subjectId ? kit.showOneTimeCodePage(request, reply, interaction, ticket, 401, { passkeyFailed: true }, await kit.savedLocaleOf(subjectId)) : loginPage(request, reply, interaction, 401, { passkeyProblem: 'failed' });
     const { user, userVerified } = signedIn;
-    // Alone, it is two factors only when the authenticator verified the person (PIN, biometrics);
-    // after the password, it is the second factor either way.
-    if (!subjectId && !userVerified) return loginPage(request, reply, interaction, 401, { passkeyProblem: 'not_verified' });
-    kit.rememberDevice(reply, user.subjectId);
-    if (subjectId) return kit.finish(request, reply, { login: { accountId: user.subjectId, amr: ['pwd', 'hwk', 'mfa'], acr: 'mfa' } }, false);
-    return kit.finish(request, reply, { login: { accountId: user.subjectId, amr: ['hwk', 'mfa'], acr: 'mfa' } }, false);
+    // Alone, a passkey is a first proof only when the authenticator verified the person (PIN, biometrics);
+    // after a first proof, it is the second factor either way.
+    if (!step && !userVerified) return loginPage(request, reply, interaction, 401, { passkeyProblem: 'not_verified' });
+    return kit.decideAndContinue(request, reply, interaction, user, step ? { first: step.first, second: 'hwk' } : { first: 'hwk' });
   });
 }

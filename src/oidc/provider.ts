@@ -137,6 +137,8 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     findAccount: createFindAccount(services),
     // acr and amr say how the person signed in (password, or password and one-time code): DESIGN section 10.
     claims: { ...CLAIMS_BY_SCOPE, openid: [...CLAIMS_BY_SCOPE.openid, 'acr', 'amr'] },
+    // The ID token's claims are decided per client by the account's claims (account.ts: claimsInIdToken), not for all clients at once.
+    conformIdTokenClaims: false,
     acrValues: ['pwd', 'mfa'],
     scopes: [...SCOPES],
     responseTypes: ['code'],

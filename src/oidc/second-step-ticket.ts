@@ -1,3 +1,4 @@
+import type { FirstProof } from '../domain/sign-in-decision.ts';
 import { csrfTokens } from '../security/csrf-token.ts';
 
 // After a correct password, the one-time-code page carries this ticket instead of the password: an HMAC,
@@ -10,8 +11,8 @@ export const SECOND_STEP_SECONDS = 300;
 export const TICKET_PURPOSES = {
   /** A person whose password was right and who must enrol a factor first. */
   enrolment: 'interaction-enrolment',
-  /** A person an upstream provider just signed in who must enrol a factor first (sent back to the interaction's own address). */
-  upstreamEnrolment: 'interaction-upstream-enrolment',
+  /** A person an upstream provider just signed in, sent back to the interaction's own address where the sign-in decision is asked. */
+  upstreamSignedIn: 'interaction-upstream-signed-in',
   /** A person who just enrolled `subjectId:factorId` in this sign-in and saw their recovery codes. */
   enrolled: 'interaction-enrolled',
 } as const;
@@ -29,11 +30,15 @@ export function interactionTicketSubject(cookieKeys: readonly string[], purpose:
   return csrfTokens(cookieKeys, purpose).verify(`${uid}|${subject}|${expiresAt}`, rest.join('.')) ? subject : null;
 }
 
-export function secondStepTicket(cookieKeys: readonly string[], uid: string, subjectId: string, now: number): string {
-  return interactionTicket(cookieKeys, PURPOSE, uid, subjectId, now);
+export const isFirstProof = (value: string | undefined): value is FirstProof => value === 'pwd' || value === 'fed' || value === 'hwk';
+
+/** The ticket of a sign-in that owes its second factor: the person, and the first proof they gave (it leads their `amr`). */
+export function secondStepTicket(cookieKeys: readonly string[], uid: string, subjectId: string, first: FirstProof, now: number): string {
+  return interactionTicket(cookieKeys, PURPOSE, uid, `${subjectId}:${first}`, now);
 }
 
-/** The person whose password this interaction checked, or null when the ticket is forged, moved or stale. */
-export function secondStepSubject(cookieKeys: readonly string[], uid: string, ticket: string, now: number): string | null {
-  return interactionTicketSubject(cookieKeys, PURPOSE, uid, ticket, now);
+/** The person whose first proof this interaction checked, and that proof; null when the ticket is forged, moved or stale. */
+export function secondStepSubject(cookieKeys: readonly string[], uid: string, ticket: string, now: number): { subjectId: string; first: FirstProof } | null {
+  const [subjectId, first] = interactionTicketSubject(cookieKeys, PURPOSE, uid, ticket, now)?.split(':') ?? [];
+  return subjectId && isFirstProof(first) ? { subjectId, first } : null;
 }

@@ -17,6 +17,13 @@ export const TOKEN_LIFETIMES = {
   rememberedConsent: 365 * 24 * 3600,
 } as const;
 
+/** What an assistant is told about its tokens (the MCP guide): the same figures as the provider's. */
+export const ASSISTANT_TOKEN_LIFETIMES = {
+  accessTokenSeconds: TOKEN_LIFETIMES.accessToken,
+  refreshTokenIdleSeconds: TOKEN_LIFETIMES.refreshToken,
+  connectionMaxSeconds: TOKEN_LIFETIMES.refreshTokenAbsolute,
+} as const;
+
 /**
  * A retired signing key stays published this long: nothing signed with it can still be valid after.
  * Only ID tokens are signed (access and refresh tokens are opaque), but the longest lifetime of any

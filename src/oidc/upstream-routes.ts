@@ -14,8 +14,8 @@ import { interactionTicket, TICKET_PURPOSES } from './second-step-ticket.ts';
 import { signInRefusalText } from './sign-in-refusal.ts';
 import type { OidcDeps } from './provider.ts';
 import { UpstreamSignInStopped } from '../services/upstream-sign-in.ts';
-/** How long the way from the upstream's answer to the enrolment page stays open. */
-const UPSTREAM_ENROLMENT_SECONDS = 120;
+/** How long the way from the upstream's answer back to the interaction stays open. */
+const UPSTREAM_RETURN_SECONDS = 120;
 
 type Params = { uid: string; name: string };
 
@@ -94,16 +94,10 @@ export async function upstreamRoutes(app: FastifyInstance, options: { live: Live
       return reply.header('cache-control', 'no-store').redirect(`/console/sign-in?upstream=${encodeURIComponent(pending.provider)}&next=${encodeURIComponent(purpose.console.next)}`, 303);
     }
     if (!interaction) return stop(request, reply, 403, STOPS.notLoginStep);
-    if (await deps.services.factors.mustEnrol(user)) {
-      // Enrolment runs at the interaction's own address, where the browser sends its interaction cookie;
-      // the ticket says who the upstream signed in, for this interaction, for a few minutes.
-      const ticket = interactionTicket(cookieKeys, TICKET_PURPOSES.upstreamEnrolment, interaction.uid, user.subjectId, deps.clock.now(), UPSTREAM_ENROLMENT_SECONDS);
-      return reply.header('cache-control', 'no-store').redirect(`/interaction/${encodeURIComponent(interaction.uid)}/enrol?ticket=${encodeURIComponent(ticket)}`, 303);
-    }
-
-    // The browser resumes at /auth/{uid} with oidc-provider's resume cookie: only the one that started this sign-in can.
-    interaction.result = { login: { accountId: user.subjectId, amr: ['fed'], acr: 'pwd' } };
-    await interaction.persist();
-    return reply.header('cache-control', 'no-store').redirect(interaction.returnTo, 303);
+    // What the sign-in still owes (a second factor, enrolment, or nothing) is decided at the interaction's own
+    // address (interactions.ts), where the browser sends its interaction cookie: only the browser that started
+    // this sign-in continues it. The ticket says who the upstream signed in, for this interaction, for a few minutes.
+    const ticket = interactionTicket(cookieKeys, TICKET_PURPOSES.upstreamSignedIn, interaction.uid, user.subjectId, deps.clock.now(), UPSTREAM_RETURN_SECONDS);
+    return reply.header('cache-control', 'no-store').redirect(`/interaction/${encodeURIComponent(interaction.uid)}/upstream-signed-in?ticket=${encodeURIComponent(ticket)}`, 303);
   });
 }

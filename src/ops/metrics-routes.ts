@@ -54,6 +54,6 @@ export function registerMetrics(app: FastifyInstance, options: { metrics: Metric
       }
       return reply.status(404).send(new AppError('not_found', 'No route for GET /metrics.').toBody());
     }
-    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(metrics.render());
+    return reply.type(metrics.contentType).send(await metrics.render());
   });
 }

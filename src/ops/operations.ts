@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { pino, type DestinationStream } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { createLoggerOptions } from './logging.ts';
 import { createRateLimits, type RateLimits } from '../rate-limit/rate-limits.ts';
@@ -26,6 +26,8 @@ declare module 'fastify' {
 export interface Operations {
   metrics: Metrics;
   rateLimits: RateLimits;
+  /** Logs like the app's logger, for what happens outside a request's own log (the use cases' warnings). */
+  log: Logger;
 }
 
 /**
@@ -37,7 +39,7 @@ export function createOperations(config: Config, options: { logStream?: Destinat
   const metrics = createMetrics();
   // The app's logger does not exist yet; this one logs the same way (level, redaction) for the limits' shared store.
   const log = options.logStream ? pino(createLoggerOptions(config.logLevel), options.logStream) : pino(createLoggerOptions(config.logLevel));
-  return { metrics, rateLimits: createRateLimits(config, { metrics, log }) };
+  return { metrics, rateLimits: createRateLimits(config, { metrics, log }), log };
 }
 
 /**

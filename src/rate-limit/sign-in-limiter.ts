@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { normalizeAccount } from '../domain/accounts.ts';
+import { DIRECTORY_BIND_CAP, ONE_TIME_CODE_CAP } from '../domain/limits.ts';
 import { AppError } from '../errors.ts';
 import type { Metrics, RateLimitDimension, SignInSurface } from '../ops/metrics.ts';
 import { addressKey } from './address-key.ts';
@@ -38,10 +39,28 @@ export interface SignInLimiter {
    * signed in from before.
    */
   attempt<User>(attempt: SignInAttempt, verify: () => Promise<User | null>): Promise<User | null>;
+  /**
+   * Runs `verify` (a one-time code of the person `subjectId`, after their first proof) under the account's
+   * cap (ONE_TIME_CODE_CAP): null counts as a wrong code; once the cap is reached, throws 429 rate_limited
+   * without calling `verify`, whatever the code, until the window passes. Attempts in flight hold a place,
+   * so parallel guesses cannot pass the cap either.
+   */
+  oneTimeCode<T>(attempt: { subjectId: string; surface: SignInSurface }, verify: () => Promise<T | null>): Promise<T | null>;
+  /**
+   * Runs `bind` (a password check against a directory) under the account's cap (DIRECTORY_BIND_CAP):
+   * `failed(result)` says whether the directory refused the password. Past the cap, throws 429 rate_limited
+   * without binding, unless the attempt comes from an address or a browser the person signed in from before,
+   * so a stranger cannot trip the directory's own lockout.
+   */
+  directoryBind<T>(attempt: SignInAttempt, bind: () => Promise<T>, failed: (result: T) => boolean): Promise<T>;
 }
 
 /** For callers that are no door to the outside (the command line): every attempt runs, none is counted. */
-export const unlimitedSignIns: SignInLimiter = { attempt: (_attempt, verify) => verify() };
+export const unlimitedSignIns: SignInLimiter = {
+  attempt: (_attempt, verify) => verify(),
+  oneTimeCode: (_attempt, verify) => verify(),
+  directoryBind: (_attempt, bind) => bind(),
+};
 
 /** The wait before an attempt on an account over its failure limit: doubling from the first, never above the last. */
 export const ACCOUNT_SLOWDOWN_MS = { first: 250, max: 4_000 } as const;
@@ -99,11 +118,28 @@ export function createSignInLimiter(deps: { store: RateLimitStore; limits: SignI
     return delay;
   }
 
-  function refuse(attempt: SignInAttempt, dimension: RateLimitDimension, retryAfterMs: number): never {
+  function refuse(attempt: { surface: SignInSurface }, dimension: RateLimitDimension, retryAfterMs: number, what = 'failed sign-in attempts'): never {
     metrics.recordRateLimitRefusal('sign_in', dimension);
     metrics.recordSignIn(attempt.surface, 'rate_limited');
     const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-    throw new AppError('rate_limited', `Too many failed sign-in attempts; wait ${retryAfterSeconds} seconds before trying again.`, { retryAfterSeconds });
+    throw new AppError('rate_limited', `Too many ${what}; wait ${retryAfterSeconds} seconds before trying again.`, { retryAfterSeconds });
+  }
+
+  /** Holds a place under `rule`; the refusal (or, after attempts in flight kept it busy too long, `null`) otherwise. */
+  async function hold(rule: LimitRule, attemptId: string): Promise<{ retryAfterMs: number } | null> {
+    const deadline = Date.now() + MAX_WAIT_MS;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 20)) {
+      const verdict = await store.reserve([rule], attemptId, HOLD_MS);
+      if (verdict.outcome === 'allowed') return null;
+      if (verdict.outcome === 'refused') return { retryAfterMs: verdict.retryAfterMs };
+      if (Date.now() >= deadline) return { retryAfterMs: 1000 };
+      await sleep(pause + Math.random() * pause);
+    }
+  }
+
+  async function isKnown(attempt: SignInAttempt, account: string): Promise<boolean> {
+    if (attempt.ip !== null && (await store.peek(key('signin-known-address', account, addressKey(attempt.ip)))) > 0) return true;
+    return attempt.fromKnownDevice ? attempt.fromKnownDevice() : false;
   }
 
   return {
@@ -141,6 +177,45 @@ export function createSignInLimiter(deps: { store: RateLimitStore; limits: SignI
       if (user !== null && knownAddressKey !== null) await store.remember(knownAddressKey, knownForMs);
       metrics.recordSignIn(attempt.surface, user === null ? 'failure' : 'success');
       return user;
+    },
+
+    async oneTimeCode<T>(attempt: { subjectId: string; surface: SignInSurface }, verify: () => Promise<T | null>): Promise<T | null> {
+      const rule: LimitRule = { key: key('otp-account', attempt.subjectId), limit: ONE_TIME_CODE_CAP.failures, windowMs: ONE_TIME_CODE_CAP.windowSeconds * 1000 };
+      const attemptId = randomUUID();
+      const refused = await hold(rule, attemptId);
+      if (refused) refuse(attempt, 'account', refused.retryAfterMs, 'wrong one-time codes for this account');
+      let result: T | null;
+      try {
+        result = await verify();
+      } catch (error) {
+        await store.settle([rule], attemptId, { failed: false, clearKeys: [] });
+        throw error;
+      }
+      await store.settle([rule], attemptId, { failed: result === null, clearKeys: [] });
+      return result;
+    },
+
+    async directoryBind<T>(attempt: SignInAttempt, bind: () => Promise<T>, failed: (result: T) => boolean): Promise<T> {
+      const account = normalizeAccount(attempt.account);
+      const rule: LimitRule = { key: key('directory-bind', account), limit: DIRECTORY_BIND_CAP.failures, windowMs: DIRECTORY_BIND_CAP.windowSeconds * 1000 };
+      const attemptId = randomUUID();
+      const refused = await hold(rule, attemptId);
+      if (refused) {
+        if (!(await isKnown(attempt, account))) refuse(attempt, 'account', refused.retryAfterMs);
+        // The person's own browser or address reaches the directory past the cap; its failures still count.
+        const result = await bind();
+        if (failed(result)) await store.record([rule]);
+        return result;
+      }
+      let result: T;
+      try {
+        result = await bind();
+      } catch (error) {
+        await store.settle([rule], attemptId, { failed: false, clearKeys: [] });
+        throw error;
+      }
+      await store.settle([rule], attemptId, { failed: failed(result), clearKeys: [] });
+      return result;
     },
   };
 }

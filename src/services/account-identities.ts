@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { UpstreamIdentity } from '../domain/identity-providers.ts';
 import { AppError } from '../errors.ts';
@@ -52,11 +53,11 @@ export function createAccountIdentityService(deps: ServiceDeps) {
       const subjectId = personOnly.requirePerson(actor, 'Unlinking an identity');
       await store.transaction(async (repos) => {
         const identity = await repos.upstreamIdentities.find(subjectId, identityId);
-        if (!identity) throw new AppError('not_found', `You have no linked identity ${identityId}; list them with GET /account/identities.`);
+        if (!identity) throw new AppError('not_found', said`You have no linked identity ${identityId}; list them with ${see('listMyIdentities')}.`);
         if (!(await hasAnotherWayIn(repos, subjectId, identity))) {
           throw new AppError(
             'last_sign_in_method',
-            `The ${identity.providerName} identity is your only way to sign in: first add a passkey (POST /account/factors/passkeys/options), set a password ("Forgot your password?" on the login page) or link another identity, then remove it.`,
+            said`The ${identity.providerName} identity is your only way to sign in: first add a passkey (${see('passkeyOptions')}), set a password ("Forgot your password?" on the login page) or link another identity, then remove it.`,
           );
         }
         await repos.upstreamIdentities.remove(subjectId, identityId);

@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { ownSubjectId } from './caller-checks.ts';
 import { sha256Hex } from '../domain/digests.ts';
@@ -92,7 +93,7 @@ export function createAccountService(deps: ServiceDeps) {
       if (actor.surface !== 'console' || currentToken === null) throw new AppError('browser_only', 'Only a console session proves the person again; sign in to the console.');
       if (proof.currentPassword !== undefined) {
         await requirePassword(actor, proof.currentPassword);
-      } else if (proof.otp === undefined || !(await users.authenticateSecondStep(subjectId, proof.otp, { ip: actor.ip, surface: signInSurface(actor) }))) {
+      } else if (proof.otp === undefined || !(await users.signInSecondStep(subjectId, proof.otp, { ip: actor.ip, surface: signInSurface(actor) }, 'pwd'))) {
         throw new AppError('invalid_credentials', 'The one-time code is wrong or was used already. Send the current code of your authenticator app, or an unused recovery code, in `otp`; repeated failures are refused for a while.', {
           fieldErrors: { otp: 'is wrong or was used already' },
         });
@@ -126,7 +127,7 @@ export function createAccountService(deps: ServiceDeps) {
         const ended = sessionId.startsWith(OIDC_SESSION_PREFIX)
           ? await repos.oidcPayloads.destroySessionOf(subjectId, sessionId.slice(OIDC_SESSION_PREFIX.length))
           : await repos.sessions.revokeById(subjectId, sessionId, clock.now());
-        if (!ended) throw new AppError('not_found', `You have no live session ${sessionId}. List them with GET /account/sessions.`);
+        if (!ended) throw new AppError('not_found', said`You have no live session ${sessionId}. List them with ${see('listMySessions')}.`);
         await writeAudit(repos, clock, actor, { action: 'account.session_end', targetType: 'user', targetId: subjectId, after: { sessionId } });
       });
     },
@@ -157,7 +158,7 @@ export function createAccountService(deps: ServiceDeps) {
       const subjectId = ownSubjectId(actor);
       await store.transaction(async (repos) => {
         const revoked = await repos.oidcPayloads.revokeGrantOfAccount(subjectId, grantId);
-        if (!revoked) throw new AppError('not_found', `You have no consent ${grantId}. List them with GET /account/consents.`);
+        if (!revoked) throw new AppError('not_found', said`You have no consent ${grantId}. List them with ${see('listMyConsents')}.`);
         if (revoked.clientId) await repos.oidcPayloads.forgetRememberedConsent(subjectId, revoked.clientId);
         await writeAudit(repos, clock, actor, { action: 'account.consent_revoke', targetType: 'user', targetId: subjectId, after: { grantId, clientId: revoked.clientId } });
       });

@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { AppError } from '../errors.ts';
 import type { AssistantGrantCursor } from '../storage/repositories/oidc-payload-repository.ts';
@@ -29,7 +30,7 @@ export interface AssistantGrantPage {
 export const GRANT_USE_INTERVAL_MS = 60_000;
 
 function requireAdmin(actor: Actor): void {
-  if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators see and revoke every person\'s assistants; your own are under GET /account/consents.');
+  if (!actor.isAdmin) throw new AppError('forbidden', said`Only administrators see and revoke every person's assistants; your own are under ${see('listMyConsents')}.`);
 }
 
 /** Every assistant connected to any account: administrators list and revoke them. */
@@ -64,7 +65,7 @@ export function createAssistantGrantService({ store, clock }: ServiceDeps) {
       requireAdmin(actor);
       await store.transaction(async (repos) => {
         const grant = await repos.oidcPayloads.findAssistantGrant(grantId, clock.now());
-        if (!grant) throw new AppError('not_found', `There is no assistant grant ${grantId}. List them with GET /admin/assistant-grants.`);
+        if (!grant) throw new AppError('not_found', said`There is no assistant grant ${grantId}. List them with ${see('listAssistantGrants')}.`);
         await repos.oidcPayloads.revokeGrantOfAccount(grant.accountId, grantId);
         await repos.oidcPayloads.forgetRememberedConsent(grant.accountId, grant.clientId);
         await writeAudit(repos, clock, actor, { action: 'assistant_grant.revoke', targetType: 'user', targetId: grant.accountId, after: { grantId, clientId: grant.clientId } });

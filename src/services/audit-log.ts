@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { AUDIT_PAGE } from '../domain/limits.ts';
 import { AppError } from '../errors.ts';
@@ -52,7 +53,7 @@ export function createAuditLogService({ store }: ServiceDeps) {
      * passwords set, sign-ins, settings, signing keys, deleted projects), newest first.
      */
     async listAdminAuditLogs(actor: Actor, query: AuditLogQuery = {}): Promise<AuditLogEntry[]> {
-      if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators read the administrators\' audit trail; a project\'s trail is `GET /projects/{projectId}/audit-logs`.');
+      if (!actor.isAdmin) throw new AppError('forbidden', said`Only administrators read the administrators' audit trail; a project's trail is ${see('listAuditLogs')}.`);
       return page(null, query);
     },
   };

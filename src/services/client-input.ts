@@ -9,6 +9,7 @@ export interface ClientConfigurationInput {
   postLogoutRedirectUris?: string[] | undefined;
   scopeWhitelist: string[];
   requirePkce?: boolean | undefined;
+  claimsInIdToken?: boolean | undefined;
 }
 
 export interface ClientRegistrationInput extends ClientConfigurationInput {

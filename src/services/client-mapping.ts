@@ -31,6 +31,7 @@ export function toClient(client: ClientRecord, secrets: readonly ClientSecretRec
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     scopeWhitelist: client.scopeWhitelist,
     requirePkce: client.requirePkce,
+    claimsInIdToken: client.claimsInIdToken,
     status: client.status,
     revision: client.revision,
     secrets: secrets
@@ -58,5 +59,6 @@ export function auditedClientFields(client: Omit<Client, 'secrets'>) {
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     scopeWhitelist: client.scopeWhitelist,
     requirePkce: client.requirePkce,
+    claimsInIdToken: client.claimsInIdToken,
   };
 }

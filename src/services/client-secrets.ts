@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { secretIsUsable } from '../domain/client-secrets.ts';
 import { SECRET_POLICY } from '../domain/clients.ts';
@@ -27,7 +28,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
       return store.transaction(async (repos) => {
         const { client: current } = await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
         if (current.clientType !== 'web') {
-          throw new AppError('invalid_client_type', `Only web clients have secrets; a ${current.clientType} client is public and authenticates with PKCE alone. If the application needs a secret, register a web client (\`POST /projects/{projectId}/clients\` with \`clientType\` "web").`);
+          throw new AppError('invalid_client_type', said`Only web clients have secrets; a ${current.clientType} client is public and authenticates with PKCE alone. If the application needs a secret, register a web client (${see('registerClient')} with \`clientType\` "web").`);
         }
         const graceSeconds = input.gracePeriodSeconds ?? SECRET_POLICY.defaultGraceSeconds;
         const now = clock.now();
@@ -39,8 +40,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
           const still = retiring.map((s) => `${s.secretId} until ${new Date(s.expiresAt ?? now).toISOString()}`).join(', ');
           throw new AppError(
             'secret_limit_exceeded',
-            `A client has at most ${SECRET_POLICY.maxUsableSecrets} usable secrets and a previous secret is still retiring (${still}); ` +
-              'revoke it first (`POST /projects/{projectId}/clients/{clientId}/secrets/{secretId}/revoke` with `clientVersion`, once its `lastUsedAt` shows nothing uses it) or wait for its grace period to end, then rotate again.',
+            said`A client has at most ${SECRET_POLICY.maxUsableSecrets} usable secrets and a previous secret is still retiring (${still}); revoke it first (${see('revokeClientSecret')} with \`clientVersion\`, once its \`lastUsedAt\` shows nothing uses it) or wait for its grace period to end, then rotate again.`,
           );
         }
 
@@ -76,7 +76,7 @@ export function createClientSecretService({ store, clock }: ServiceDeps) {
       return store.transaction(async (repos) => {
         await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
         const secret = await repos.clientSecrets.find(clientId, secretId);
-        if (!secret) throw new AppError('not_found', `Client ${clientId} has no secret ${secretId}; \`GET /projects/{projectId}/clients/{clientId}\` lists its \`secrets\`.`);
+        if (!secret) throw new AppError('not_found', said`Client ${clientId} has no secret ${secretId}; ${see('getClient')} lists its \`secrets\`.`);
         const now = clock.now();
         if (secretIsUsable(secret, now)) {
           await bumpClientVersion(repos, clientId, input.clientVersion, { updatedAt: now });

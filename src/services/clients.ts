@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { clientTypeProblems, normalizeConfiguration } from '../domain/client-rules.ts';
 import { sha256Hex } from '../domain/digests.ts';
@@ -35,7 +36,7 @@ export interface ClientRevisionInput extends ClientConfigurationInput {
 }
 
 export function clientNotFound(projectId: string, clientId: string): AppError {
-  return new AppError('not_found', `No client ${clientId} in project ${projectId}; list the project's clients with \`GET /projects/{projectId}/clients\` to find its \`clientId\`.`);
+  return new AppError('not_found', said`No client ${clientId} in project ${projectId}; list the project's clients with ${see('listClients')} to find its \`clientId\`.`);
 }
 
 function invalidClientMetadata(fieldErrors: Record<string, string>): AppError {
@@ -148,7 +149,7 @@ export function createClientService({ store, clock }: ServiceDeps) {
         if (Object.keys(typeProblems).length > 0) throw invalidClientMetadata(typeProblems);
         const configuration = normalizeConfiguration(client.clientType, input);
 
-        const before = { redirectUris: client.redirectUris, postLogoutRedirectUris: client.postLogoutRedirectUris, scopeWhitelist: client.scopeWhitelist, requirePkce: client.requirePkce };
+        const before = { redirectUris: client.redirectUris, postLogoutRedirectUris: client.postLogoutRedirectUris, scopeWhitelist: client.scopeWhitelist, requirePkce: client.requirePkce, claimsInIdToken: client.claimsInIdToken };
         const diff = changedFields(before, { ...configuration });
         if (!diff.changed) return reload(repos, projectId, clientId);
 

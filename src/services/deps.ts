@@ -4,6 +4,11 @@ import type { LookupLimiter } from '../rate-limit/lookup-limiter.ts';
 import type { SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Store } from '../storage/store.ts';
 
+/** Where a use case reports what went wrong without failing the request (e.g. a directory's group search). */
+export interface ServiceLog {
+  warn(details: object, message: string): void;
+}
+
 export interface ServiceDeps {
   store: Store;
   clock: Clock;
@@ -19,6 +24,8 @@ export interface ServiceDeps {
   issuer?: string | undefined;
   /** REAUTH_WINDOW_SECONDS: how recent a console session's proof of the person must be for a person-only operation; absent, the default. */
   reauthWindowSeconds?: number | undefined;
+  /** Absent (the command line, unit tests): warnings are dropped. */
+  log?: ServiceLog | undefined;
 }
 
 export interface MailSettings {

@@ -2,6 +2,7 @@ import type { User } from '../domain/accounts.ts';
 import type { IdentityProvider } from '../domain/identity-providers.ts';
 import { checkDirectoryPassword, DIRECTORY_TIMEOUT_MS, DirectoryUnavailableError } from '../directory/ldap-directory.ts';
 import { AppError } from '../errors.ts';
+import type { SignInAttempt } from '../rate-limit/sign-in-limiter.ts';
 import type { ServiceDeps } from './deps.ts';
 import { createFederatedSignInService, FederatedSignInRefused } from './federated-sign-in.ts';
 import { createIdentityProviderService } from './identity-providers.ts';
@@ -59,7 +60,12 @@ export function createDirectorySignIn(deps: ServiceDeps) {
       return links.some((link) => directories.has(link.providerName));
     },
 
-    async check(account: string, password: string, ip: string | null): Promise<User | null> {
+    /**
+     * `from` is the sign-in attempt: at most DIRECTORY_BIND_CAP failed binds per account reach the directories
+     * (the sign-in limiter's `directoryBind`), except from the person's known browsers and addresses.
+     */
+    async check(account: string, password: string, from: SignInAttempt): Promise<User | null> {
+      const { ip } = from;
       const directories = (await providers.enabledProviders('ldap')).filter((provider): provider is Directory => provider.type === 'ldap');
       const deadline = Date.now() + DIRECTORIES_BUDGET_MS;
       let unanswered: DirectoryUnavailableError | null = null;
@@ -71,7 +77,12 @@ export function createDirectorySignIn(deps: ServiceDeps) {
         }
         let result;
         try {
-          result = await checkDirectoryPassword({ settings: directory.ldap, bindPassword: await bindPasswordOf(directory) }, account, password, Math.min(DIRECTORY_TIMEOUT_MS, remaining));
+          const bindPassword = await bindPasswordOf(directory);
+          result = await deps.signInLimiter.directoryBind(
+            from,
+            () => checkDirectoryPassword({ settings: directory.ldap, bindPassword }, account, password, Math.min(DIRECTORY_TIMEOUT_MS, remaining)),
+            (checked) => checked.outcome === 'wrong_password',
+          );
         } catch (error) {
           if (!(error instanceof DirectoryUnavailableError)) throw error;
           unanswered ??= error;
@@ -80,6 +91,7 @@ export function createDirectorySignIn(deps: ServiceDeps) {
         if (result.outcome === 'not_found') continue;
         if (result.outcome === 'wrong_password') return null;
         const { entry } = result;
+        if (entry.groupSearchError !== undefined) deps.log?.warn({ provider: directory.name, reason: entry.groupSearchError }, 'directory group search failed; the person\'s groups from it are left as they were');
         try {
           const signedIn = await federated.signIn({
             providerName: directory.name,
@@ -91,6 +103,7 @@ export function createDirectorySignIn(deps: ServiceDeps) {
               email: entry.email,
               emailVerified: false,
               isAdmin: directory.ldap.adminGroupDn ? entry.isAdmin : undefined,
+              groups: entry.groupDns,
             },
             ip,
           });

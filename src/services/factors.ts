@@ -1,8 +1,9 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { ownSubjectId } from './caller-checks.ts';
 import { newFactorId } from '../domain/ids.ts';
 import { mfaRequiredFor } from '../domain/mfa-policy.ts';
-import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
+import { SIGN_IN_FIRST } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeDigest } from '../security/recovery-codes.ts';
 import { newTotpSecret, qrCodeSvg, totpUri } from '../security/totp.ts';
@@ -77,12 +78,6 @@ export function createFactorService(deps: ServiceDeps) {
       return secondFactor.enrolled(subjectId);
     },
 
-    /** Whether the instance's policy requires this person to have a second factor they have not added yet. */
-    async mustEnrol(person: { subjectId: string; isAdmin: boolean }): Promise<boolean> {
-      const policy = (await store.repos.securitySettings.get()).mfaRequired;
-      return mfaRequiredFor(policy, person) && !(await secondFactor.enrolled(person.subjectId));
-    },
-
     /** A pending authenticator: it signs nobody in until a code from it is confirmed. */
     async startTotp(actor: Actor, input: { name?: string | undefined }): Promise<TotpEnrolment> {
       const subjectId = personOnly.requirePerson(actor, 'Adding an authenticator app');
@@ -119,8 +114,8 @@ export function createFactorService(deps: ServiceDeps) {
       const subjectId = personOnly.requirePerson(actor, 'Confirming an authenticator app');
       return store.transaction(async (repos) => {
         const factor = await repos.accountFactors.find(subjectId, factorId);
-        if (!factor) throw new AppError('not_found', `You have no authenticator ${factorId}. Start one with POST /account/factors/totp.`);
-        if (factor.status !== 'pending') throw new AppError('invalid_request', 'This authenticator is confirmed already; nothing to do. List your factors with `GET /account/factors`.');
+        if (!factor) throw new AppError('not_found', said`You have no authenticator ${factorId}. Start one with ${see('startTotp')}.`);
+        if (factor.status !== 'pending') throw new AppError('invalid_request', said`This authenticator is confirmed already; nothing to do. List your factors with ${see('listMyFactors')}.`);
         if (!(await secondFactor.acceptTotp(repos, subjectId, code, factorId))) {
           throw new AppError('invalid_request', 'The code does not match: type the 6-digit code the app shows now.', { fieldErrors: { code: 'does not match the authenticator' } });
         }
@@ -139,7 +134,7 @@ export function createFactorService(deps: ServiceDeps) {
       const subjectId = personOnly.requirePerson(actor, 'Making new recovery codes');
       return store.transaction(async (repos) => {
         if (!(await repos.accountFactors.hasActiveFactor(subjectId))) {
-          throw new AppError('invalid_request', 'Recovery codes stand in for an authenticator or a passkey: add one first (POST /account/factors/totp or POST /account/factors/passkeys).');
+          throw new AppError('invalid_request', said`Recovery codes stand in for an authenticator or a passkey: add one first (${see('startTotp')} or ${see('passkeyOptions')}).`);
         }
         const codes = await issueRecoveryCodes(repos, subjectId, clock.now());
         await writeAudit(repos, clock, actor, { action: 'account.recovery_codes_new', targetType: 'user', targetId: subjectId });
@@ -157,10 +152,10 @@ export function createFactorService(deps: ServiceDeps) {
       const subjectId = currentPassword === undefined ? ownSubjectId(actor) : await account.requirePassword(actor, currentPassword);
       await store.transaction(async (repos) => {
         if (factorId === RECOVERY_CODES_FACTOR_ID) {
-          if (!(await repos.accountFactors.recoveryCodesOf(subjectId))) throw new AppError('not_found', 'You have no recovery codes; list your factors with `GET /account/factors`, and make codes with `POST /account/recovery-codes` once an authenticator is confirmed.');
+          if (!(await repos.accountFactors.recoveryCodesOf(subjectId))) throw new AppError('not_found', said`You have no recovery codes; list your factors with ${see('listMyFactors')}, and make codes with ${see('newRecoveryCodes')} once an authenticator is confirmed.`);
           await repos.accountFactors.removeRecoveryCodes(subjectId);
         } else {
-          if (!(await repos.accountFactors.remove(subjectId, factorId))) throw new AppError('not_found', `You have no factor ${factorId}. List them with GET /account/factors.`);
+          if (!(await repos.accountFactors.remove(subjectId, factorId))) throw new AppError('not_found', said`You have no factor ${factorId}. List them with ${see('listMyFactors')}.`);
           if (!(await repos.accountFactors.hasActiveFactor(subjectId))) await repos.accountFactors.removeRecoveryCodes(subjectId);
         }
         await writeAudit(repos, clock, actor, { action: 'account.factor_remove', targetType: 'user', targetId: subjectId, before: { factorId } });

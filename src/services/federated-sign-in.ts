@@ -7,6 +7,7 @@ import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import { changedFields } from './audit-diff.ts';
 import type { ServiceDeps } from './deps.ts';
+import { replaceProviderMemberships } from './groups.ts';
 import { NO_PASSWORD_HASH } from './passwords.ts';
 
 /** What the upstream says about the person, already mapped through the provider's claim or attribute mapping. */
@@ -18,6 +19,11 @@ export interface UpstreamAttributes {
   emailVerified: boolean;
   /** From a directory's admin group; undefined when the provider maps no group (the person's flag is left alone). */
   isAdmin?: boolean | undefined;
+  /**
+   * The upstream's group names (OpenID Connect) or group DNs (LDAP), mapped through the provider's
+   * `groupMapping`; undefined when the upstream said nothing (the person's memberships from it are left alone).
+   */
+  groups?: readonly string[] | undefined;
 }
 
 export interface FederatedSignInRequest {
@@ -41,6 +47,7 @@ export interface FederatedSignInResult {
 export const FEDERATED_REFUSAL_REASONS = [
   'provider_unavailable',
   'email_domain_not_allowed',
+  'email_unverified',
   'no_matching_account',
   'email_ambiguous',
   'account_disabled',
@@ -98,9 +105,16 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
     return { ...user, displayName, email: nextEmail, emailVerified, isAdmin: attributes.isAdmin ?? user.isAdmin };
   }
 
+  /** A verified address belongs to one account: one another person holds verified is kept unverified here. */
+  async function verifiedHere(repos: Repositories, email: string | null, verified: boolean, subjectId: string): Promise<boolean> {
+    if (!verified || email === null) return false;
+    return !(await repos.users.listByVerifiedEmail(email)).some((holder) => holder.subjectId !== subjectId);
+  }
+
   async function refresh(repos: Repositories, user: User, attributes: UpstreamAttributes, email: string | null, actor: Actor): Promise<User> {
     const now = clock.now();
-    const after = refreshed(user, attributes, email);
+    const proposed = refreshed(user, attributes, email);
+    const after = { ...proposed, emailVerified: await verifiedHere(repos, proposed.email, proposed.emailVerified, user.subjectId) };
     const diff = changedFields(syncedFields(user), syncedFields(after));
     if (!diff.changed) return user;
     await repos.users.update(user.subjectId, syncedFields(after), now);
@@ -140,12 +154,13 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
       );
     }
     const now = clock.now();
+    const subjectId = newSubjectId();
     const user: User = {
-      subjectId: newSubjectId(),
+      subjectId,
       account,
       displayName: cleanDisplayName(request.attributes.displayName) ?? account,
       email,
-      emailVerified: email !== null && request.attributes.emailVerified,
+      emailVerified: await verifiedHere(repos, email, request.attributes.emailVerified, subjectId),
       studentStatus: 'unknown',
       isAdmin: request.attributes.isAdmin ?? false,
       status: 'active',
@@ -209,6 +224,15 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
     });
   }
 
+  /** The provider's memberships of the person, replaced by what this sign-in says (section 16); nothing when it said nothing. */
+  async function syncUpstreamGroups(provider: StoredIdentityProvider, subjectId: string, request: FederatedSignInRequest): Promise<void> {
+    const upstreamGroups = request.attributes.groups;
+    if (upstreamGroups === undefined) return;
+    await store.transaction((repos) =>
+      replaceProviderMemberships(repos, { clock }, systemActorFor(subjectId, request.ip), subjectId, { type: provider.type, providerName: provider.name, groupMapping: provider.groupMapping ?? {}, upstreamGroups }),
+    );
+  }
+
   return {
     /** Refusals are FederatedSignInRefused (403 forbidden, with a `reason` for the page). */
     async signIn(request: FederatedSignInRequest): Promise<FederatedSignInResult> {
@@ -228,12 +252,22 @@ export function createFederatedSignInService({ store, clock }: ServiceDeps) {
           { provider: provider.displayName, domains: provider.allowedEmailDomains.join(', '), ...(email === null ? {} : { email }) },
         );
       }
-      try {
-        return await attempt(provider, request, email);
-      } catch (error) {
+      // Anyone can type an address at the right domain into an upstream account; only one the upstream
+      // verified proves membership. A directory's mail attribute is the directory's own record (it marks
+      // nothing verified), so there the domain alone decides.
+      if (provider.allowedEmailDomains.length > 0 && provider.type === 'oidc' && !request.attributes.emailVerified) {
+        throw new FederatedSignInRefused(
+          'email_unverified',
+          `${provider.displayName} did not confirm that ${email} is verified, and only verified addresses at ${provider.allowedEmailDomains.join(', ')} may sign in here. Verify the address at ${provider.displayName}, then sign in again.`,
+          { provider: provider.displayName, domains: provider.allowedEmailDomains.join(', '), email: email ?? '' },
+        );
+      }
+      const result = await attempt(provider, request, email).catch((error: unknown) => {
         if (!(error instanceof LinkRace)) throw error;
         return attempt(provider, request, email);
-      }
+      });
+      await syncUpstreamGroups(provider, result.user.subjectId, request);
+      return result;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
-import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
+import { SIGN_IN_FIRST } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import type { ServiceDeps } from './deps.ts';
 

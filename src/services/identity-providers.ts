@@ -1,21 +1,23 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import {
   DEFAULT_DIRECTORY_ATTRIBUTES,
+  DEFAULT_GROUP_SEARCH_FILTER,
   DEFAULT_UPSTREAM_CLAIMS,
   DEFAULT_UPSTREAM_SCOPES,
   DEFAULT_USER_SEARCH_FILTER,
+  directoryTransportProblem,
   type IdentityProvider,
   type StoredIdentityProvider,
 } from '../domain/identity-providers.ts';
-import { createIdentityProviderRequest, type CreateIdentityProviderInput, type UpdateIdentityProviderInput } from '../api/contracts/identity-providers.ts';
-import { toFieldErrors } from '../api/contracts/field-errors.ts';
+import { providerMembershipSource } from '../domain/groups.ts';
 import { AppError } from '../errors.ts';
 import { openSealedText, sealText } from '../security/sealed-text.ts';
 import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { keyEncryptionSecretOf } from './second-factor.ts';
-import { readDocumentFile } from './client-import.ts';
+import type { CreateIdentityProviderInput, UpdateIdentityProviderInput } from './identity-provider-input.ts';
 import { checkUpstreamDiscovery } from './upstream-discovery.ts';
 
 const PROVIDER_SECRETS = { salt: 'sesame/identity-provider', info: 'identity-provider-secret aes-256-gcm v1' };
@@ -42,11 +44,21 @@ export function withoutSecret(provider: StoredIdentityProvider): IdentityProvide
   return rest as IdentityProvider;
 }
 
+/** A new directory's transport problem, keyed as the field that would fix it. */
+function transportErrors(input: CreateIdentityProviderInput): Record<string, string> {
+  if (input.type !== 'ldap' || !input.ldap) return {};
+  const problem = directoryTransportProblem(input.ldap.url, input.ldap.startTls ?? false);
+  return problem ? { 'ldap.url': problem } : {};
+}
+
+const insecureDirectory = (name: string, fieldErrors: Record<string, string>) =>
+  new AppError('invalid_request', `The directory ${name} would receive passwords in clear: use ldaps://, or ldap:// with startTls: true; plain ldap:// is accepted only to a loopback address.`, { fieldErrors });
+
 const domainsOf = (domains: readonly string[]) => [...new Set(domains.map((domain) => domain.trim().toLowerCase()))];
 
-const notFound = (name: string) => new AppError('not_found', `No identity provider is named ${name}; list them with GET /admin/identity-providers.`);
+const notFound = (name: string) => new AppError('not_found', said`No identity provider is named ${name}; list them with ${see('listIdentityProviders')}.`);
 const conflict = (name: string, version: number) =>
-  new AppError('version_conflict', `The identity provider ${name} changed meanwhile (now version ${version}); read it again with GET /admin/identity-providers and retry with that version.`);
+  new AppError('version_conflict', said`The identity provider ${name} changed meanwhile (now version ${version}); read it again with ${see('listIdentityProviders')} and retry with that version.`);
 
 /** Administrators' operations on the upstream OpenID Connect providers and LDAP directories (DESIGN.md section 11). */
 export function createIdentityProviderService(deps: ServiceDeps) {
@@ -65,6 +77,7 @@ export function createIdentityProviderService(deps: ServiceDeps) {
       provisioning: input.provisioning,
       linkByVerifiedEmail: input.linkByVerifiedEmail ?? false,
       allowedEmailDomains: domainsOf(input.allowedEmailDomains ?? []),
+      groupMapping: { ...input.groupMapping },
       position,
       secretSealed,
       version: 1,
@@ -92,6 +105,8 @@ export function createIdentityProviderService(deps: ServiceDeps) {
         userSearchFilter: ldap.userSearchFilter ?? DEFAULT_USER_SEARCH_FILTER,
         attributes: { ...DEFAULT_DIRECTORY_ATTRIBUTES, ...ldap.attributes },
         adminGroupDn: ldap.adminGroupDn ?? null,
+        groupSearchBase: ldap.groupSearchBase ?? null,
+        groupSearchFilter: ldap.groupSearchFilter ?? DEFAULT_GROUP_SEARCH_FILTER,
       },
       hasBindPassword: secretSealed !== null,
     };
@@ -103,12 +118,25 @@ export function createIdentityProviderService(deps: ServiceDeps) {
     if (before.type === 'oidc' && changes.ldap) fieldErrors.ldap = 'must be absent for a provider of type oidc';
     if (before.type === 'ldap' && changes.oidc) fieldErrors.oidc = 'must be absent for a provider of type ldap';
     if (Object.keys(fieldErrors).length > 0) throw new AppError('invalid_request', `The provider ${before.name} is of type ${before.type}; change only its own settings.`, { fieldErrors });
+    // The stored secret was given for the stored endpoint: it never follows the provider to a new one.
+    if (before.secretSealed !== null) {
+      if (before.type === 'oidc' && changes.oidc?.issuer !== undefined && changes.oidc.issuer !== before.oidc.issuer && changes.oidc.clientSecret === undefined) {
+        fieldErrors['oidc.clientSecret'] = 'is required again when the issuer changes';
+      }
+      if (before.type === 'ldap' && changes.ldap?.url !== undefined && changes.ldap.url !== before.ldap.url && changes.ldap.bindPassword === undefined) {
+        fieldErrors['ldap.bindPassword'] = 'is required again when the url changes';
+      }
+      if (Object.keys(fieldErrors).length > 0) {
+        throw new AppError('invalid_request', `Send the secret again with the new endpoint of ${before.name}: Sesame does not send the stored secret to a different server.`, { fieldErrors });
+      }
+    }
     const common = {
       ...(changes.displayName !== undefined ? { displayName: changes.displayName.trim() } : {}),
       ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
       ...(changes.provisioning !== undefined ? { provisioning: changes.provisioning } : {}),
       ...(changes.linkByVerifiedEmail !== undefined ? { linkByVerifiedEmail: changes.linkByVerifiedEmail } : {}),
       ...(changes.allowedEmailDomains !== undefined ? { allowedEmailDomains: domainsOf(changes.allowedEmailDomains) } : {}),
+      ...(changes.groupMapping !== undefined ? { groupMapping: { ...changes.groupMapping } } : {}),
       updatedAt: now,
     };
     if (before.type === 'oidc') {
@@ -120,7 +148,10 @@ export function createIdentityProviderService(deps: ServiceDeps) {
     const { bindPassword, attributes, ...ldap } = changes.ldap ?? {};
     const secretSealed = bindPassword !== undefined ? await seal(repos, bindPassword, before.name) : before.secretSealed;
     const settings = Object.fromEntries(Object.entries(ldap).filter(([, value]) => value !== undefined));
-    return { ...before, ...common, ldap: { ...before.ldap, ...settings, attributes: { ...before.ldap.attributes, ...attributes } }, secretSealed, hasBindPassword: secretSealed !== null };
+    const after = { ...before, ...common, ldap: { ...before.ldap, ...settings, attributes: { ...before.ldap.attributes, ...attributes } }, secretSealed, hasBindPassword: secretSealed !== null };
+    const transport = directoryTransportProblem(after.ldap.url, after.ldap.startTls);
+    if (transport && (changes.ldap?.url !== undefined || changes.ldap?.startTls !== undefined)) throw insecureDirectory(before.name, { 'ldap.url': transport });
+    return after;
   }
 
   async function upstreamSecret(repos: Repositories, provider: StoredIdentityProvider): Promise<string | null> {
@@ -130,48 +161,15 @@ export function createIdentityProviderService(deps: ServiceDeps) {
     return secret;
   }
 
-  /** Every problem of the file's `identityProviders` entries at once, keyed like `identityProviders[0].oidc.issuer`. */
-  function checkImported(entries: unknown[]): CreateIdentityProviderInput[] {
-    const fieldErrors: Record<string, string> = {};
-    const checked: CreateIdentityProviderInput[] = [];
-    const seen = new Map<string, number>();
-    entries.forEach((raw, index) => {
-      const prefix = `identityProviders[${index}]`;
-      const parsed = createIdentityProviderRequest.safeParse(raw);
-      if (!parsed.success) {
-        const found = toFieldErrors(parsed.error.issues, raw);
-        for (const [field, message] of Object.entries(found.fieldErrors)) fieldErrors[`${prefix}.${field}`] ??= message;
-        if (found.wholeInput.length > 0) fieldErrors[prefix] ??= found.wholeInput.join('; ');
-        return;
-      }
-      const first = seen.get(parsed.data.name);
-      if (first !== undefined) fieldErrors[`${prefix}.name`] = `duplicates identityProviders[${first}].name`;
-      seen.set(parsed.data.name, first ?? index);
-      checked.push(parsed.data);
-    });
-    if (Object.keys(fieldErrors).length > 0) {
-      throw new AppError('invalid_client_metadata', `The identity providers are invalid: ${Object.entries(fieldErrors).map(([field, message]) => `${field}: ${message}`).join('; ')}.`, { fieldErrors });
-    }
-    return checked;
-  }
-
   return {
     /**
-     * The first-deployment file's `identityProviders`: imported once, while no provider exists, in one transaction.
+     * The first-deployment file's `identityProviders` (checked by src/startup/first-deployment.ts): imported once,
+     * while no provider exists, in one transaction.
      * An OpenID Connect issuer is not discovered here (the upstream may not be up when Sesame first starts): the
      * first "Continue with" discovers it, and an administrator's change checks it again.
      */
-    async importProvidersFromFile(actor: Actor, path: string): Promise<{ imported: string[] }> {
+    async importProviders(actor: Actor, inputs: readonly CreateIdentityProviderInput[]): Promise<{ imported: string[] }> {
       requireAdmin(actor);
-      const document = (await readDocumentFile(path)) as { identityProviders?: unknown } | null;
-      const entries = Array.isArray(document?.identityProviders) ? (document.identityProviders as unknown[]) : [];
-      let inputs: CreateIdentityProviderInput[];
-      try {
-        inputs = checkImported(entries);
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'invalid_client_metadata') throw new AppError('invalid_client_metadata', `${path}: ${error.message}`, { fieldErrors: error.fieldErrors ?? {} });
-        throw error;
-      }
       if (inputs.length === 0 || (await store.repos.identityProviders.list()).length > 0) return { imported: [] };
       return store.transaction(async (repos) => {
         if ((await repos.identityProviders.list()).length > 0) return { imported: [] };
@@ -193,6 +191,8 @@ export function createIdentityProviderService(deps: ServiceDeps) {
 
     async addProvider(actor: Actor, input: CreateIdentityProviderInput): Promise<IdentityProvider> {
       requireAdmin(actor);
+      const transport = transportErrors(input);
+      if (Object.keys(transport).length > 0) throw insecureDirectory(input.name, transport);
       if (await store.repos.identityProviders.find(input.name)) {
         throw new AppError('invalid_request', `An identity provider is already named ${input.name}; choose another name.`, { fieldErrors: { name: 'already taken' } });
       }
@@ -238,7 +238,14 @@ export function createIdentityProviderService(deps: ServiceDeps) {
         if (!before) throw notFound(name);
         if (!(await repos.identityProviders.removeIfVersion(name, expectedVersion))) throw conflict(name, before.version);
         const unlinked = await repos.upstreamIdentities.removeAllOfProvider(name);
-        await writeAudit(repos, clock, actor, { action: 'identity_provider.delete', targetType: 'identity_provider', targetId: name, before: audited(before), after: { unlinkedIdentities: unlinked.length } });
+        const removedMemberships = await repos.groups.removeAllFromSource(providerMembershipSource(before.type, name));
+        await writeAudit(repos, clock, actor, {
+          action: 'identity_provider.delete',
+          targetType: 'identity_provider',
+          targetId: name,
+          before: audited(before),
+          after: { unlinkedIdentities: unlinked.length, ...(removedMemberships > 0 ? { removedGroupMemberships: removedMemberships } : {}) },
+        });
       });
     },
 

@@ -11,7 +11,7 @@ import { unlimitedLookups, type LookupLimiter } from '../rate-limit/lookup-limit
 import { unlimitedSignIns, type SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import { createStore } from '../storage/store.ts';
-import type { MailSettings } from './deps.ts';
+import type { MailSettings, ServiceLog } from './deps.ts';
 import { createEmailVerificationService } from './email-verification.ts';
 import { createInvitationService } from './invitations.ts';
 import { createOutgoingMailService } from './mail/outgoing-mail.ts';
@@ -19,6 +19,7 @@ import { createIdempotencyService } from './idempotency.ts';
 import { createFactorService } from './factors.ts';
 import { createPasskeyService } from './passkeys.ts';
 import { createFederatedSignInService } from './federated-sign-in.ts';
+import { createGroupService } from './groups.ts';
 import { createIdentityProviderService } from './identity-providers.ts';
 import { createMemberService } from './members.ts';
 import { createPasswordResetService } from './password-reset.ts';
@@ -26,6 +27,7 @@ import { createProjectService } from './projects.ts';
 import { createSecurityNoticeService } from './security-notices.ts';
 import { createSecuritySettingsService } from './security-settings.ts';
 import { createSessionService } from './sessions.ts';
+import { createSignInDecisionService } from './sign-in-decision.ts';
 import { createUpstreamSignInService } from './upstream-sign-in.ts';
 import { createUserService } from './users.ts';
 
@@ -43,6 +45,7 @@ export function createServices({
   keyEncryptionSecret,
   issuer,
   reauthWindowSeconds,
+  log,
 }: {
   db: Db;
   engine: Engine;
@@ -57,10 +60,14 @@ export function createServices({
   issuer?: string | undefined;
   /** REAUTH_WINDOW_SECONDS; absent, the default. */
   reauthWindowSeconds?: number | undefined;
+  /** Warnings of the use cases that do not fail the request (a directory's failed group search). */
+  log?: ServiceLog | undefined;
 }) {
-  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, issuer, reauthWindowSeconds, ...(mail ? { mail } : {}) };
+  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, issuer, reauthWindowSeconds, log, ...(mail ? { mail } : {}) };
   return {
     users: createUserService(deps),
+    /** What a sign-in still owes (done with amr/acr, a second factor, enrolment): every door asks it. */
+    signInDecision: createSignInDecisionService(deps),
     sessions: createSessionService(deps),
     projects: createProjectService(deps),
     members: createMemberService(deps),
@@ -82,6 +89,7 @@ export function createServices({
     federatedSignIn: createFederatedSignInService(deps),
     upstreamSignIns: createUpstreamSignInService(deps),
     accountIdentities: createAccountIdentityService(deps),
+    groups: createGroupService(deps),
   };
 }
 

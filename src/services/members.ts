@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { ASSIGNABLE_ROLES, type AssignableRole, type ProjectRole } from '../domain/roles.ts';
 import { AppError } from '../errors.ts';
@@ -13,7 +14,7 @@ const ROLE_ORDER: Record<ProjectRole, number> = { owner: 0, maintainer: 1, viewe
 
 function checkAssignableRole(role: unknown): AssignableRole {
   if (role === 'owner') {
-    throw new AppError('invalid_request', 'Ownership changes only by transfer: POST /projects/:projectId/ownership/transfer with toSubjectId.', {
+    throw new AppError('invalid_request', said`Ownership changes only by transfer: ${see('transferOwnership')} with \`toSubjectId\`.`, {
       fieldErrors: { role: 'owner is given only by transferring ownership' },
     });
   }
@@ -24,7 +25,7 @@ function checkAssignableRole(role: unknown): AssignableRole {
 }
 
 function memberNotFound(subjectId: string): AppError {
-  return new AppError('not_found', `${subjectId} is not a member of this project; list the members with \`GET /projects/{projectId}/members\` to find their \`subjectId\`.`);
+  return new AppError('not_found', said`${subjectId} is not a member of this project; list the members with ${see('listMembers')} to find their \`subjectId\`.`);
 }
 
 export function createMemberService({ store, clock }: ServiceDeps) {
@@ -71,9 +72,9 @@ export function createMemberService({ store, clock }: ServiceDeps) {
         const role = checkAssignableRole(input.role ?? 'maintainer');
         if (typeof input.subjectId !== 'string') throw new AppError('invalid_request', 'subjectId must be a string.', { fieldErrors: { subjectId: 'must be a string' } });
         if ((await repos.users.findBySubjectId(input.subjectId))?.status !== 'active') {
-          throw new AppError('not_found', `No active user has subjectId ${input.subjectId}; find one with GET /users/lookup?account=NAME.`);
+          throw new AppError('not_found', said`No active user has subjectId ${input.subjectId}; find one by account name with ${see('lookupUser')}.`);
         }
-        const alreadyMember = () => new AppError('member_exists', `${input.subjectId} is already a member; to change their role use \`PATCH /projects/{projectId}/members/{subjectId}\` with \`role\`.`);
+        const alreadyMember = () => new AppError('member_exists', said`${input.subjectId} is already a member; to change their role use ${see('changeMemberRole')} with \`role\`.`);
         if (await repos.members.find(projectId, input.subjectId)) throw alreadyMember();
 
         const project = await commitMemberChange(repos, actor, access, input.expectedProjectVersion, async () => {
@@ -105,7 +106,7 @@ export function createMemberService({ store, clock }: ServiceDeps) {
         const member = await repos.members.find(projectId, subjectId);
         if (!member) throw memberNotFound(subjectId);
         if (member.role === 'owner') {
-          throw new AppError('last_owner', 'The owner cannot be demoted: a project has exactly one owner. Transfer ownership to another member first (`POST /projects/{projectId}/ownership/transfer` with `toSubjectId`).');
+          throw new AppError('last_owner', said`The owner cannot be demoted: a project has exactly one owner. Transfer ownership to another member first (${see('transferOwnership')} with \`toSubjectId\`).`);
         }
         if (member.role === role) return { member, project: toProject(access.project, access.role, actor.isAdmin) };
 
@@ -128,7 +129,7 @@ export function createMemberService({ store, clock }: ServiceDeps) {
         const member = await repos.members.find(projectId, subjectId);
         if (!member) throw memberNotFound(subjectId);
         if (member.role === 'owner') {
-          throw new AppError('last_owner', 'The owner cannot be removed: a project has exactly one owner. Transfer ownership to another member first (`POST /projects/{projectId}/ownership/transfer` with `toSubjectId`).');
+          throw new AppError('last_owner', said`The owner cannot be removed: a project has exactly one owner. Transfer ownership to another member first (${see('transferOwnership')} with \`toSubjectId\`).`);
         }
         const project = await commitMemberChange(repos, actor, access, input.expectedProjectVersion, () => repos.members.remove(projectId, subjectId));
         await writeAudit(repos, clock, actor, {
@@ -149,7 +150,7 @@ export function createMemberService({ store, clock }: ServiceDeps) {
         const access = await openMemberChange(repos, actor, projectId, input.expectedProjectVersion);
         const target = typeof input.toSubjectId === 'string' ? await repos.members.find(projectId, input.toSubjectId) : undefined;
         if (!target) {
-          throw new AppError('invalid_request', 'Ownership can go only to a member of the project; add them first (`POST /projects/{projectId}/members` with `subjectId`), then transfer.', {
+          throw new AppError('invalid_request', said`Ownership can go only to a member of the project; add them first (${see('addMember')} with \`subjectId\`), then transfer.`, {
             fieldErrors: { toSubjectId: 'must be a member of the project' },
           });
         }

@@ -1,4 +1,4 @@
-import { versionConflictText } from '../api/contracts/error-advice.ts';
+import { versionConflictText } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import type { ClientMetadataChanges } from '../storage/repositories/client-repository.ts';
 import type { ProjectChanges } from '../storage/repositories/project-repository.ts';

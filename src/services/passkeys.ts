@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -130,12 +131,12 @@ export function createPasskeyService(deps: ServiceDeps) {
           supportedAlgorithmIDs: ALGORITHMS,
         });
       } catch (error) {
-        throw new AppError('invalid_request', `The passkey could not be verified (${error instanceof Error ? error.message : 'malformed response'}). Ask for new options with POST /account/factors/passkeys/options and try again.`, {
+        throw new AppError('invalid_request', said`The passkey could not be verified (${error instanceof Error ? error.message : 'malformed response'}). Ask for new options with ${see('passkeyOptions')} and try again.`, {
           fieldErrors: { response: 'is not a valid answer to the latest passkey options' },
         });
       }
       if (!verified.verified) {
-        throw new AppError('invalid_request', 'The passkey could not be verified. Ask for new options with POST /account/factors/passkeys/options and try again.', { fieldErrors: { response: 'does not verify' } });
+        throw new AppError('invalid_request', said`The passkey could not be verified. Ask for new options with ${see('passkeyOptions')} and try again.`, { fieldErrors: { response: 'does not verify' } });
       }
       const { credential } = verified.registrationInfo;
       const now = clock.now();

@@ -1,6 +1,7 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { capabilitiesOf, CAPABILITY_WITH_ROLES as CAPABILITY_WORDING, type Capability, type ProjectRole } from '../domain/roles.ts';
-import { PROJECT_ARCHIVED, SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
+import { PROJECT_ARCHIVED, SIGN_IN_FIRST } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import type { ProjectRecord } from '../storage/repositories/project-repository.ts';
 import type { Repositories } from '../storage/store.ts';
@@ -17,7 +18,7 @@ export function requireSignedIn(actor: Actor): void {
 }
 
 export function projectNotFound(projectId: string): AppError {
-  return new AppError('not_found', `No project ${projectId} that you can see; list your projects with \`GET /projects\` to find its \`projectId\`.`);
+  return new AppError('not_found', said`No project ${projectId} that you can see; list your projects with ${see('listProjects')} to find its \`projectId\`.`);
 }
 
 /**
@@ -47,12 +48,12 @@ export async function resolveProjectAccess(
 export function requireCapability(access: ProjectAccess, capability: Capability): void {
   if (!access.capabilities.includes(capability)) {
     const role = access.role ?? 'none';
-    throw new AppError('forbidden', `Your role in this project (${role}) cannot ${CAPABILITY_WORDING[capability]}; ask the project owner (see \`GET /projects/{projectId}/members\`) to do it or to give you a role that can.`);
+    throw new AppError('forbidden', said`Your role in this project (${role}) cannot ${CAPABILITY_WORDING[capability]}; ask the project owner (see ${see('listMembers')}) to do it or to give you a role that can.`);
   }
 }
 
 export function requireActiveProject(access: ProjectAccess): void {
   if (access.project.status === 'archived') {
-    throw new AppError('project_archived', `${PROJECT_ARCHIVED.meaning} ${PROJECT_ARCHIVED.action}`);
+    throw new AppError('project_archived', said`${PROJECT_ARCHIVED.meaning} ${PROJECT_ARCHIVED.action}`);
   }
 }

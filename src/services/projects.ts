@@ -1,3 +1,4 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { newProjectId } from '../domain/ids.ts';
 import { capabilitiesOf, type ProjectRole } from '../domain/roles.ts';
@@ -130,7 +131,7 @@ export function createProjectService({ store, clock }: ServiceDeps) {
         requireCapability(access, 'manage_project');
         checkExpectedVersion('project', input.expectedProjectVersion, access.project.version);
         if (access.project.status !== 'archived') {
-          throw new AppError('project_not_archived', 'Only an archived project can be deleted: archive it first (`PATCH /projects/{projectId}` with `status` "archived"), then `DELETE /projects/{projectId}` with its new `expectedProjectVersion`.');
+          throw new AppError('project_not_archived', said`Only an archived project can be deleted: archive it first (${see('updateProject')} with \`status\` "archived"), then ${see('deleteProject')} with its new \`expectedProjectVersion\`.`);
         }
         const clients = await repos.clients.listByProject(projectId);
         let revokedGrants = 0;

@@ -12,7 +12,15 @@ export type { SecurityNoticeKind };
  * Queues a security notice to the person's address, inside the caller's transaction so the notice
  * goes exactly when the change commits. Nothing when mail is off or the person has no address.
  */
-export async function queueSecurityNotice(repos: Repositories, clock: Clock, mail: MailSettings | undefined, user: User, kind: SecurityNoticeKind): Promise<boolean> {
+export async function queueSecurityNotice(
+  repos: Repositories,
+  clock: Clock,
+  mail: MailSettings | undefined,
+  user: User,
+  kind: SecurityNoticeKind,
+  /** What the notice's text names besides the account (an address change names the new address). */
+  extra: { newEmail?: string } = {},
+): Promise<boolean> {
   if (!mail?.enabled || !user.email) return false;
   await repos.mailOutbox.enqueue({
     mailId: `mail_${randomUUID()}`,
@@ -20,7 +28,7 @@ export async function queueSecurityNotice(repos: Repositories, clock: Clock, mai
     recipient: user.email,
     subjectId: user.subjectId,
     linkId: null,
-    params: { notice: kind, account: user.account, displayName: user.displayName },
+    params: { notice: kind, account: user.account, displayName: user.displayName, ...extra },
     createdAt: clock.now(),
   });
   return true;

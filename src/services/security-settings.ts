@@ -1,12 +1,13 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { MfaPolicy, SecuritySettings } from '../domain/mfa-policy.ts';
-import { versionConflictText } from '../api/contracts/error-advice.ts';
+import { versionConflictText } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import { requireAdmin } from './caller-checks.ts';
 import type { ServiceDeps } from './deps.ts';
 
-const requireSettingsAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators see and change the instance settings (`GET` and `PATCH /admin/settings`); ask an administrator to make this change.');
+const requireSettingsAdmin = (actor: Actor) => requireAdmin(actor, said`Only administrators see and change the instance settings (${see('getSettings')} and ${see('updateSettings')}); ask an administrator to make this change.`);
 
 /** The instance's sign-in policy (who must use a second factor). */
 export function createSecuritySettingsService({ store, clock }: ServiceDeps) {

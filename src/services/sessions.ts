@@ -1,3 +1,4 @@
+import { said, see, type PointedText } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newSecretValue, newSessionId } from '../domain/ids.ts';
@@ -8,7 +9,8 @@ import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { createPasskeyService } from './passkeys.ts';
 import { heldConsoleSignIn, useHeldConsoleSignIn } from './upstream-sign-in.ts';
-import { createUserService, type User } from './users.ts';
+import { createSignInDecisionService, type SignInDecision } from './sign-in-decision.ts';
+import { createUserService, MFA_REQUIRED_DESCRIPTION, type SignIn, type User } from './users.ts';
 
 export type { SessionKind };
 
@@ -22,6 +24,8 @@ export interface SessionInfo {
   lastSeenAt: number;
   /** When the session last proved the person: its sign-in, or a later re-authentication. */
   provenAt: number;
+  /** Opened for a person who must enrol a second factor first: it may only enrol (DESIGN 13). */
+  enrolmentRequired: boolean;
 }
 
 export interface LoginResult {
@@ -29,6 +33,8 @@ export interface LoginResult {
   token: string;
   expiresIn: number;
   user: User;
+  /** The person must enrol a second factor (the policy requires one and they have none): the session may only enrol. */
+  enrolmentRequired: boolean;
 }
 
 const surfaceOf = (kind: SessionKind) => (kind === 'console' ? 'console' : 'agent');
@@ -38,8 +44,15 @@ export function createSessionService(deps: ServiceDeps) {
   const { store, clock } = deps;
   const users = createUserService(deps);
   const passkeys = createPasskeyService(deps);
+  const decisions = createSignInDecisionService(deps);
 
-  async function startSession(user: User, kind: SessionKind, ip: string | null, method: 'password' | 'passkey' | 'upstream'): Promise<LoginResult> {
+  /**
+   * Opens the session the sign-in decision allows: a full one when it is done, one that may only enrol when
+   * the person must enrol first. A second factor still owed never reaches here (the callers answer mfa_required).
+   */
+  async function startSession({ user, decision }: SignIn, kind: SessionKind, ip: string | null, method: 'password' | 'passkey' | 'upstream'): Promise<LoginResult> {
+    if (decision.outcome === 'second_factor') throw new Error('a session was started for a sign-in that owes its second factor');
+    const enrolmentRequired = decision.outcome === 'enrol';
     const token = newSecretValue();
     const now = clock.now();
     const actor: Actor = { subjectId: user.subjectId, isAdmin: user.isAdmin, surface: surfaceOf(kind), ip };
@@ -53,20 +66,27 @@ export function createSessionService(deps: ServiceDeps) {
         expiresAt: now + SESSION_LIFETIME_SECONDS * 1000,
         revokedAt: null,
         provenAt: now,
+        enrolmentRequired,
       });
-      await writeAudit(repos, clock, actor, { action: 'session.login', targetType: 'user', targetId: user.subjectId, after: method === 'password' ? { kind } : { kind, method } });
+      const after = { kind, ...(method === 'password' ? {} : { method }), ...(enrolmentRequired ? { enrolmentRequired } : {}) };
+      await writeAudit(repos, clock, actor, { action: 'session.login', targetType: 'user', targetId: user.subjectId, after });
     });
-    return { token, expiresIn: SESSION_LIFETIME_SECONDS, user };
+    return { token, expiresIn: SESSION_LIFETIME_SECONDS, user, enrolmentRequired };
   }
+
+  const secondFactorOwed = (decision: SignInDecision, retry: string | PointedText) =>
+    decision.outcome === 'second_factor' ? new AppError('mfa_required', retry) : null;
 
   return {
     /** Password sign-in to the console or the Agent API, under the sign-in failure limits (429 rate_limited). */
     async login(account: string, password: string, options: { kind: SessionKind; ip: string | null; deviceSubject?: string | null; otp?: string | undefined }): Promise<LoginResult> {
       const surface = options.kind === 'agent' ? 'agent' : 'management';
-      const user = await users.authenticate(account, password, { ip: options.ip, surface, deviceSubject: options.deviceSubject }, options.otp);
+      const signIn = await users.signInWithPassword(account, password, { ip: options.ip, surface, deviceSubject: options.deviceSubject }, options.otp);
       // One answer whatever was wrong: unknown account, wrong password or disabled account.
-      if (!user) throw new AppError('invalid_credentials', 'The account, password or one-time code is wrong, or the account is disabled. Check `account`, `password` and, if sent, `otp` with the person before sending `POST /auth/login` again; repeated failures are refused for a while.');
-      return startSession(user, options.kind, options.ip, 'password');
+      if (!signIn) throw new AppError('invalid_credentials', said`The account, password or one-time code is wrong, or the account is disabled. Check \`account\`, \`password\` and, if sent, \`otp\` with the person before sending ${see('login')} again; repeated failures are refused for a while.`);
+      const owed = secondFactorOwed(signIn.decision, MFA_REQUIRED_DESCRIPTION);
+      if (owed) throw owed;
+      return startSession(signIn, options.kind, options.ip, 'password');
     },
 
     /**
@@ -79,7 +99,7 @@ export function createSessionService(deps: ServiceDeps) {
       if (!signedIn?.userVerified) {
         throw new AppError('invalid_credentials', 'The passkey did not sign you in: it is not registered here, was removed, or did not verify you (PIN or biometrics). Sign in with your account and password instead.');
       }
-      return startSession(signedIn.user, options.kind, options.ip, 'passkey');
+      return startSession({ user: signedIn.user, decision: await decisions.decide(signedIn.user, { first: 'hwk' }) }, options.kind, options.ip, 'passkey');
     },
 
     /**
@@ -93,17 +113,18 @@ export function createSessionService(deps: ServiceDeps) {
         'No sign-in through a provider is waiting for this browser: it took longer than 5 minutes, was finished already, or started in another browser. Choose "Continue with" on the sign-in page again.',
       );
       const held = await heldConsoleSignIn(store.repos, browser, clock.now());
-      let user = held ? await users.getUser(held.subjectId) : null;
+      const user = held ? await users.getUser(held.subjectId) : null;
       if (!held || !user || user.status !== 'active') throw nothingWaiting;
-      if (await store.repos.accountFactors.hasActiveFactor(user.subjectId)) {
+      let signIn: SignIn | null = { user, decision: await decisions.decide(user, { first: 'fed' }) };
+      if (signIn.decision.outcome === 'second_factor') {
         if (options.otp === undefined) {
-          throw new AppError('mfa_required', 'This account has a second factor: send `POST /auth/upstream/finish` again with, in `otp`, the 6-digit code from the authenticator app or an unused recovery code.');
+          throw secondFactorOwed(signIn.decision, said`This account has a second factor: send ${see('upstreamFinish')} again with, in \`otp\`, the 6-digit code from the authenticator app or an unused recovery code.`)!;
         }
-        user = await users.authenticateSecondStep(user.subjectId, options.otp, { ip: options.ip, surface: 'management' });
-        if (!user) throw new AppError('invalid_credentials', 'The one-time code is wrong or was used already. Send the current code of the authenticator app, or an unused recovery code, in `otp`; repeated failures are refused for a while.');
+        signIn = await users.signInSecondStep(user.subjectId, options.otp, { ip: options.ip, surface: 'management' }, 'fed');
+        if (!signIn) throw new AppError('invalid_credentials', 'The one-time code is wrong or was used already. Send the current code of the authenticator app, or an unused recovery code, in `otp`; repeated failures are refused for a while.');
       }
       if (!(await useHeldConsoleSignIn(store.repos, browser, clock.now()))) throw nothingWaiting;
-      return startSession(user, options.kind, options.ip, 'upstream');
+      return startSession(signIn, options.kind, options.ip, 'upstream');
     },
 
     /** The signed-in user behind a token of this kind, or null when it is unknown, expired, revoked or its user is disabled. */
@@ -117,7 +138,7 @@ export function createSessionService(deps: ServiceDeps) {
       const { session, user } = found;
       if (session.kind !== kind || session.revokedAt !== null || session.expiresAt <= now || user.status !== 'active') return null;
       if (now - session.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) await store.repos.sessions.touch(digest, now);
-      return { user, session: { kind: session.kind, createdAt: session.createdAt, expiresAt: session.expiresAt, lastSeenAt: now, provenAt: session.provenAt } };
+      return { user, session: { kind: session.kind, createdAt: session.createdAt, expiresAt: session.expiresAt, lastSeenAt: now, provenAt: session.provenAt, enrolmentRequired: session.enrolmentRequired === true } };
     },
 
     /** Ends the session at once; an unknown or already ended token is not an error. */

@@ -50,6 +50,7 @@ export interface Client {
   postLogoutRedirectUris: string[];
   scopeWhitelist: Scope[];
   requirePkce: boolean;
+  claimsInIdToken: boolean;
   status: 'active' | 'disabled';
   revision: number;
   secrets: SecretInfo[];

@@ -59,7 +59,20 @@ function mapClaims(claims: Record<string, unknown>, mapping: UpstreamClaimMappin
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
   };
   const verified = claims[mapping.emailVerified];
-  return { account: text(mapping.account), displayName: text(mapping.displayName), email: text(mapping.email), emailVerified: verified === true || verified === 'true' };
+  return {
+    account: text(mapping.account),
+    displayName: text(mapping.displayName),
+    email: text(mapping.email),
+    emailVerified: verified === true || verified === 'true',
+    groups: mapping.groups === undefined ? undefined : groupNames(claims[mapping.groups]),
+  };
+}
+
+/** A groups claim as names: a list of strings (others dropped) or one name; absent or of another type: undefined, which leaves the memberships. */
+function groupNames(value: unknown): string[] | undefined {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((name): name is string => typeof name === 'string');
+  return undefined;
 }
 
 /**

@@ -1,10 +1,11 @@
+import { said, see } from '../domain/pointed-text.ts';
 import type { User } from '../domain/accounts.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { StudentStatus } from '../domain/clients.ts';
 import { ACCOUNT_LINK_PATHS, SET_PASSWORD_LINK_LIFETIME_MS } from '../domain/account-links.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newSecretValue, newSubjectId } from '../domain/ids.ts';
-import { SIGN_IN_FIRST } from '../api/contracts/error-advice.ts';
+import { SIGN_IN_FIRST } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
 import type { Repositories } from '../storage/store.ts';
@@ -12,6 +13,9 @@ import { writeAudit } from './audit.ts';
 import { endEverySessionOf } from './end-sessions.ts';
 import { createSecondFactor } from './second-factor.ts';
 import { createDirectorySignIn } from './directory-sign-in.ts';
+import { createSignInDecisionService, type SignInDecision } from './sign-in-decision.ts';
+import type { FirstProof } from '../domain/sign-in-decision.ts';
+import type { SignInAttempt } from '../rate-limit/sign-in-limiter.ts';
 import { hashPassword, NO_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 import { issueAccountLink, requireMail } from './mail/account-links.ts';
@@ -27,6 +31,23 @@ export interface SignInSource {
   surface: SignInSurface;
   /** The person a valid device cookie of this browser names (src/security/device-cookie.ts), if any. */
   deviceSubject?: string | null | undefined;
+  /** The OIDC application asked for `acr_values=mfa`: a person with no factor enrols (the sign-in decision). */
+  clientWantsMfa?: boolean | undefined;
+}
+
+/** A sign-in whose first proof passed, and what it still owes (src/domain/sign-in-decision.ts). */
+export interface SignIn {
+  user: User;
+  decision: SignInDecision;
+}
+
+/** Carries a sign-in that owes its second factor out of the limiter's attempt: a right password, so no failure. */
+class SecondFactorOwed extends Error {
+  readonly signIn: SignIn;
+  constructor(signIn: SignIn) {
+    super('second factor owed');
+    this.signIn = signIn;
+  }
 }
 
 export interface NewUser {
@@ -62,11 +83,24 @@ const auditedFields = (user: User) => ({
   status: user.status,
 });
 
-const requireUserAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators manage users (the `/admin/users` operations); ask an administrator to make this change.');
+/**
+ * A verified address belongs to one account: an administrator cannot mark an address verified for a
+ * second person (400, field `email`); they may set it unverified, or free it on the other account first.
+ */
+async function requireAddressFree(repos: Repositories, email: string | null, emailVerified: boolean, subjectId: string): Promise<void> {
+  if (!email || !emailVerified) return;
+  const holders = await repos.users.listByVerifiedEmail(email);
+  if (!holders.some((holder) => holder.subjectId !== subjectId)) return;
+  throw new AppError('invalid_request', `${email} is already the verified address of another account; a verified address belongs to one account. Set it unverified (emailVerified: false), or change the other account's address first.`, {
+    fieldErrors: { email: 'is already the verified address of another account' },
+  });
+}
+
+const requireUserAdmin = (actor: Actor) => requireAdmin(actor, 'Only administrators manage people\'s accounts; ask an administrator to make this change.');
 
 
 export const MFA_REQUIRED_DESCRIPTION =
-  'This account has a second factor: send `POST /auth/login` again with the account and password and, in `otp`, the 6-digit code from the authenticator app or an unused recovery code.';
+  said`This account has a second factor: send ${see('login')} again with the account and password and, in \`otp\`, the 6-digit code from the authenticator app or an unused recovery code.`;
 
 export function createUserService(deps: ServiceDeps) {
   const personOnly = createPersonOnlyCheck(deps);
@@ -74,10 +108,11 @@ export function createUserService(deps: ServiceDeps) {
   const { users } = store.repos;
   const secondFactor = createSecondFactor(deps);
   const directories = createDirectorySignIn(deps);
+  const decisions = createSignInDecisionService(deps);
 
   async function requireUser(subjectId: string): Promise<User> {
     const user = await users.findBySubjectId(subjectId);
-    if (!user) throw new AppError('not_found', `No user with subjectId ${subjectId}; list the users with \`GET /admin/users\` and take their \`subjectId\`.`);
+    if (!user) throw new AppError('not_found', said`No user with subjectId ${subjectId}; list the users with ${see('listUsers')} and take their \`subjectId\`.`);
     return user;
   }
 
@@ -87,16 +122,28 @@ export function createUserService(deps: ServiceDeps) {
    * LDAP directory is checked by the enabled directories instead (which may create or refresh the person;
    * 503 directory_unavailable when one does not answer).
    */
-  async function verifyCredentials(account: string, password: string, ip: string | null): Promise<User | null> {
+  async function verifyCredentials(account: string, password: string, from: SignInAttempt): Promise<User | null> {
     const found = await users.findCredentialsByAccount(account);
     const hasLocalPassword = found !== undefined && found.passwordHash !== NO_PASSWORD_HASH;
-    if (hasLocalPassword && (await directories.checksPasswordOf(found.user.subjectId))) return directories.check(account, password, ip);
+    if (hasLocalPassword && (await directories.checksPasswordOf(found.user.subjectId))) return directories.check(account, password, from);
     // With no local password this checks a dummy hash, so it costs what a wrong password costs.
     const matches = await verifyPassword(found?.passwordHash, password);
-    if (!hasLocalPassword) return directories.check(account, password, ip);
+    if (!hasLocalPassword) return directories.check(account, password, from);
     if (!matches || found.user.status !== 'active') return null;
     return found.user;
   }
+
+  /** A one-time code (TOTP or recovery code) of a person past their first proof, under the account's cap of wrong codes. */
+  async function checkOneTimeCode(user: User, otp: string, first: FirstProof, surface: SignInSource['surface']): Promise<SignIn | null> {
+    const accepted = await signInLimiter.oneTimeCode({ subjectId: user.subjectId, surface }, async () => ((await secondFactor.verify(user.subjectId, otp)) ? user : null));
+    return accepted ? { user: accepted, decision: await decisions.decide(accepted, { first, second: 'otp' }) } : null;
+  }
+
+  const signInAttemptOf = (account: string, from: SignInSource): SignInAttempt => {
+    const { deviceSubject } = from;
+    const fromKnownDevice = deviceSubject ? async () => (await users.findByAccount(account))?.subjectId === deviceSubject : undefined;
+    return { account, ip: from.ip, surface: from.surface, fromKnownDevice };
+  };
 
   /** Inserts the user and audits it, with whatever `alsoDo` adds in the same transaction. */
   async function insertUser(
@@ -120,8 +167,9 @@ export function createUserService(deps: ServiceDeps) {
       updatedAt: now,
     };
     return store.transaction(async (repos) => {
+      await requireAddressFree(repos, user.email, user.emailVerified, user.subjectId);
       if (!(await repos.users.insert(user, passwordHash))) {
-        throw new AppError('invalid_request', `The account ${input.account} already exists: choose another \`account\`, or find that person with \`GET /users/lookup?account=${input.account}\`.`, { fieldErrors: { account: 'already taken' } });
+        throw new AppError('invalid_request', said`The account ${input.account} already exists: choose another \`account\`, or find that person with ${see('lookupUser')} (\`account\` ${input.account}).`, { fieldErrors: { account: 'already taken' } });
       }
       const extra = await alsoDo(repos, user);
       await writeAudit(repos, clock, actor, { action: 'user.create', targetType: 'user', targetId: user.subjectId, after: { ...auditedFields(user), ...extra } });
@@ -129,7 +177,7 @@ export function createUserService(deps: ServiceDeps) {
     });
   }
 
-  return {
+  const service = {
     async createUser(actor: Actor, input: NewUser): Promise<User> {
       requireUserAdmin(actor);
       const passwordHash = await hashPassword(input.password);
@@ -179,45 +227,66 @@ export function createUserService(deps: ServiceDeps) {
     },
 
     /**
-     * The password check of every sign-in, under the sign-in failure limits: the user when the account
-     * exists, is active and the password matches, otherwise null. Throws 429 rate_limited, without
-     * checking the password, once the address or the account from this address has failed too often;
-     * an account that failed too often from anywhere is only slowed down, and not at all from an
-     * address or a browser (device cookie) its person signed in from before.
+     * The password sign-in of every door, under the sign-in failure limits: null when the account is unknown
+     * or disabled or the password is wrong (counted as a failure); otherwise the person and what the sign-in
+     * decision says they still owe. Throws 429 rate_limited, without checking the password, once the address
+     * or the account from this address has failed too often; an account that failed too often from anywhere
+     * is only slowed down, and not at all from an address or a browser (device cookie) its person signed in
+     * from before.
      *
-     * A person with a second factor also needs `otp` (a TOTP code or an unused recovery code): without
-     * it, 401 mfa_required, which is not a failure; a wrong one is null, counted like a wrong password.
+     * A person with a second factor owes it: with `otp` (a TOTP code or an unused recovery code, the
+     * management logins' field) it is checked here, and a wrong one is null, counted like a wrong password;
+     * without it the answer is `second_factor`, which is not a failure.
      */
-    async authenticate(account: string, password: string, from: SignInSource, otp?: string): Promise<User | null> {
-      const { deviceSubject } = from;
-      const fromKnownDevice = deviceSubject ? async () => (await users.findByAccount(account))?.subjectId === deviceSubject : undefined;
-      return signInLimiter.attempt({ account, ip: from.ip, surface: from.surface, fromKnownDevice }, async () => {
-        const user = await verifyCredentials(account, password, from.ip);
-        if (!user || !(await secondFactor.enrolled(user.subjectId))) return user;
-        if (otp === undefined) throw new AppError('mfa_required', MFA_REQUIRED_DESCRIPTION);
-        return (await secondFactor.verify(user.subjectId, otp)) ? user : null;
-      });
+    async signInWithPassword(account: string, password: string, from: SignInSource, otp?: string): Promise<SignIn | null> {
+      try {
+        return await signInLimiter.attempt(signInAttemptOf(account, from), async () => {
+          const user = await verifyCredentials(account, password, signInAttemptOf(account, from));
+          if (!user) return null;
+          const decision = await decisions.decide(user, { first: 'pwd' }, { clientWantsMfa: from.clientWantsMfa });
+          if (decision.outcome !== 'second_factor') return { user, decision };
+          if (otp === undefined) throw new SecondFactorOwed({ user, decision });
+          return checkOneTimeCode(user, otp, decision.first, from.surface);
+        });
+      } catch (error) {
+        if (error instanceof SecondFactorOwed) return error.signIn;
+        throw error;
+      }
     },
 
     /**
-     * The second step of a sign-in whose password was right (the login page's code page): the user when
-     * `otp` is a current TOTP code or an unused recovery code of theirs, otherwise null, counted as a failure.
+     * `signInWithPassword` for callers that want the person only (the command line, tests): null for wrong
+     * credentials, 401 mfa_required when a second factor is owed and no `otp` came.
      */
-    async authenticateSecondStep(subjectId: string, otp: string, from: SignInSource): Promise<User | null> {
+    async authenticate(account: string, password: string, from: SignInSource, otp?: string): Promise<User | null> {
+      const signIn = await service.signInWithPassword(account, password, from, otp);
+      if (signIn?.decision.outcome === 'second_factor') throw new AppError('mfa_required', MFA_REQUIRED_DESCRIPTION);
+      return signIn?.user ?? null;
+    },
+
+    /**
+     * The second step of a sign-in whose first proof (`first`) passed: the person and the decision when
+     * `otp` is a current TOTP code or an unused recovery code of theirs, otherwise null, counted as a failure.
+     * Past the account's cap of wrong codes, 429 rate_limited whatever the code.
+     */
+    async signInSecondStep(subjectId: string, otp: string, from: SignInSource, first: FirstProof): Promise<SignIn | null> {
       const user = await users.findBySubjectId(subjectId);
       if (!user) return null;
-      return signInLimiter.attempt({ account: user.account, ip: from.ip, surface: from.surface }, async () => {
-        const current = await users.findBySubjectId(subjectId);
-        if (!current || current.status !== 'active') return null;
-        return (await secondFactor.verify(subjectId, otp)) ? current : null;
-      });
+      return signInLimiter.oneTimeCode({ subjectId, surface: from.surface }, () =>
+        signInLimiter.attempt({ account: user.account, ip: from.ip, surface: from.surface }, async () => {
+          const current = await users.findBySubjectId(subjectId);
+          if (!current || current.status !== 'active') return null;
+          if (!(await secondFactor.verify(subjectId, otp))) return null;
+          return { user: current, decision: await decisions.decide(current, { first, second: 'otp' }) };
+        }),
+      );
     },
 
     /** Re-checks a signed-in person's password before a sensitive change, under the same sign-in limits. */
     async confirmPassword(subjectId: string, password: string, from: SignInSource): Promise<boolean> {
       const user = await users.findBySubjectId(subjectId);
       if (!user) return false;
-      const confirmed = await signInLimiter.attempt({ account: user.account, ip: from.ip, surface: from.surface }, () => verifyCredentials(user.account, password, from.ip));
+      const confirmed = await signInLimiter.attempt(signInAttemptOf(user.account, from), () => verifyCredentials(user.account, password, signInAttemptOf(user.account, from)));
       return confirmed?.subjectId === subjectId;
     },
 
@@ -259,7 +328,7 @@ export function createUserService(deps: ServiceDeps) {
       }
       return store.transaction(async (repos) => {
         const before = await repos.users.findBySubjectId(subjectId);
-        if (!before) throw new AppError('not_found', `No user with subjectId ${subjectId}; list the users with \`GET /admin/users\` and take their \`subjectId\`.`);
+        if (!before) throw new AppError('not_found', said`No user with subjectId ${subjectId}; list the users with ${see('listUsers')} and take their \`subjectId\`.`);
         const now = clock.now();
         const profile = {
           ...(changes.displayName !== undefined ? { displayName: changes.displayName.trim() } : {}),
@@ -270,7 +339,10 @@ export function createUserService(deps: ServiceDeps) {
           ...(changes.status !== undefined ? { status: changes.status } : {}),
           ...(changes.isAdmin !== undefined ? { isAdmin: changes.isAdmin } : {}),
         };
+        await requireAddressFree(repos, profile.email !== undefined ? profile.email : before.email, profile.emailVerified ?? before.emailVerified, subjectId);
         await repos.users.update(subjectId, profile, now);
+        // The administrator's address wins over one the person asked for and has not confirmed yet.
+        if (changes.email !== undefined && changes.email !== before.email) await repos.accountLinks.revokeLive(subjectId, 'email_verification', now);
         // A disabled account keeps nothing alive: no console or agent session, and no OIDC session, grant,
         // code or token, so re-enabling it later brings none of them back.
         if (changes.status === 'disabled') await endEverySessionOf(repos, subjectId, now);
@@ -294,6 +366,7 @@ export function createUserService(deps: ServiceDeps) {
       });
     },
   };
+  return service;
 }
 
 export type UserService = ReturnType<typeof createUserService>;

@@ -35,7 +35,9 @@ export async function composeServer(deps: { config: Config; db: Db; engine: Engi
     keyEncryptionSecret: config.keyEncryptionSecret,
     issuer: config.issuer,
     reauthWindowSeconds: config.reauthWindowSeconds,
+    log: operations.log,
   });
+  operations.metrics.countOutboxWith(services.outgoingMail.countPending);
   const prepared = await prepareInstance({ config, db, clock, services });
   const app = await buildApp({ config, db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });
   runMailWorker(app, { config, services });

@@ -3,7 +3,7 @@ import type { Clock } from '../domain/clock.ts';
 import { ensureBootstrapAdmin, type BootstrapResult } from './bootstrap-admin.ts';
 import { resolveInstanceSecrets, type InstanceSecrets } from './instance-secrets.ts';
 import { ensureSigningKeys } from '../oidc/signing-keys.ts';
-import { importConfiguredClients } from '../services/configured-clients.ts';
+import { importConfiguredClients } from './first-deployment.ts';
 import type { Services } from '../services/index.ts';
 import { engineOf, type Db } from '../storage/database.ts';
 import { createStore } from '../storage/store.ts';

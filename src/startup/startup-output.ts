@@ -11,6 +11,7 @@ export function printStartup(config: Config, prepared: PreparedInstance, address
     `  discovery:       ${config.issuer}/.well-known/openid-configuration`,
     `  console:         ${config.issuer}/console`,
     `  agent api:       ${config.agentApiEnabled ? `${config.issuer}/api/agent (guide: ${config.issuer}/api/agent/instructions)` : 'disabled (set OIDC_AGENT_API_ENABLED=true to mount /api/agent)'}`,
+    `  mcp:             ${config.mcpEnabled ? `${config.issuer}/mcp` : 'disabled (set SESAME_MCP_ENABLED=true to mount /mcp)'}`,
   ];
   for (const name of prepared.instanceSecrets.generated) {
     lines.push(`  warning: ${name} was not set; generated one and stored it in the database (set it explicitly in production)`);

@@ -50,6 +50,7 @@ export interface ClientsTable {
   post_logout_redirect_uris: JsonText;
   scope_whitelist: JsonText;
   require_pkce: Flag;
+  claims_in_id_token: Flag;
   status: 'active' | 'disabled';
   client_version: number;
   revision: number;
@@ -64,6 +65,7 @@ export interface ClientRevisionsTable {
   post_logout_redirect_uris: JsonText;
   scope_whitelist: JsonText;
   require_pkce: Flag;
+  claims_in_id_token: Flag;
   created_by: string | null;
   created_at: EpochMs;
 }
@@ -90,6 +92,8 @@ export interface SessionsTable {
   session_id: string;
   /** When the session last proved the person (sign-in or re-authentication); null: since created_at. */
   proven_at: EpochMs | null;
+  /** 1: opened for a person who must enrol a second factor first; the session may only enrol (DESIGN 13). */
+  enrolment_required: Generated<Flag>;
 }
 
 export interface AuditLogTable {
@@ -251,6 +255,8 @@ export interface IdentityProvidersTable {
   version: number;
   created_at: EpochMs;
   updated_at: EpochMs;
+  /** JSON `{"<upstream group name or LDAP group DN>": "<group name>"}`. */
+  group_mapping: JsonText;
 }
 
 export interface UpstreamIdentitiesTable {
@@ -261,6 +267,23 @@ export interface UpstreamIdentitiesTable {
   subject_id: string;
   created_at: EpochMs;
   last_sign_in_at: EpochMs | null;
+}
+
+export interface GroupsTable {
+  name: string;
+  display_name: string;
+  description: string;
+  version: number;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface GroupMembersTable {
+  group_name: string;
+  subject_id: string;
+  /** `local`, `oidc:NAME` or `ldap:NAME`: who manages the membership. */
+  source: string;
+  created_at: EpochMs;
 }
 
 export interface Database {
@@ -284,6 +307,8 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   identity_providers: IdentityProvidersTable;
   upstream_identities: UpstreamIdentitiesTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,6 +5,7 @@ import { accountFactorRepository } from './repositories/account-factor-repositor
 import { auditLogRepository } from './repositories/audit-log-repository.ts';
 import { clientRepository } from './repositories/client-repository.ts';
 import { clientSecretRepository } from './repositories/client-secret-repository.ts';
+import { groupRepository } from './repositories/group-repository.ts';
 import { identityProviderRepository } from './repositories/identity-provider-repository.ts';
 import { idempotencyKeyRepository } from './repositories/idempotency-key-repository.ts';
 import { instanceSettingsRepository } from './repositories/instance-settings-repository.ts';
@@ -49,6 +50,7 @@ const REPOSITORY_FACTORIES = {
   webauthnChallenges: webauthnChallengeRepository,
   identityProviders: identityProviderRepository,
   upstreamIdentities: upstreamIdentityRepository,
+  groups: groupRepository,
 };
 
 type Factories = typeof REPOSITORY_FACTORIES;

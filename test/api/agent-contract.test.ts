@@ -86,6 +86,7 @@ describe.each(TEST_ENGINES)('Agent API contract on %s', (engine) => {
       expiresIn: 86400,
       user: { subjectId: accounts.alice.subjectId, account: 'alice', displayName: 'Alice', isAdmin: false },
       clientSecretPolicy: { defaultGraceSeconds: 3600, maxGraceSeconds: 604800 },
+      enrolmentRequired: false,
     });
     const me = await alice.call('GET', '/auth/me');
     expect(me.status).toBe(200);

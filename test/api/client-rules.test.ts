@@ -5,6 +5,7 @@ import { TEST_ENGINES } from '../helpers/engines.ts';
 import { createAgentClient, createConsoleClient, type AgentClient, type ApiResponse, type ConsoleClient, type RawRequest } from './helpers/api-clients.ts';
 import { snapshotDatabase } from './helpers/db-snapshot.ts';
 import { createAccounts, PASSWORD } from './helpers/users.ts';
+import { importClientsDocument } from '../../src/startup/first-deployment.ts';
 
 const webClient = {
   clientType: 'web',
@@ -160,8 +161,7 @@ describe.each(TEST_ENGINES)('client rules on every path, on %s', (engine) => {
   });
 
   it('gives the first-deployment import the same words for the same broken rule', async () => {
-    const error = (await ctx.services.clients
-      .importClients(systemActor, { clients: [{ ...webClient, clientId: 'imported', clientSecret: 'a long enough secret', redirectUris: ['http://rp.example.com/cb'] }] })
+    const error = (await importClientsDocument(ctx.services, systemActor, { clients: [{ ...webClient, clientId: 'imported', clientSecret: 'a long enough secret', redirectUris: ['http://rp.example.com/cb'] }] })
       .catch((e: unknown) => e)) as { code: string; fieldErrors: Record<string, string> };
     expect(error.code).toBe('invalid_client_metadata');
     expect(error.fieldErrors).toEqual({ 'clients[0].redirectUris.0': HTTPS_RULE });

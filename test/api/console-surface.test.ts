@@ -56,6 +56,7 @@ describe.each(TEST_ENGINES)('console surface (Management API) on %s', (engine) =
       csrfToken: expect.any(String),
       user: expect.objectContaining({ account: 'carol', isAdmin: false }),
       clientSecretPolicy: { defaultGraceSeconds: 3600, maxGraceSeconds: 604800 },
+      enrolmentRequired: false,
     });
     const cookies = setCookies(login.headers);
     const session = cookies.find((c) => c.startsWith('sesame_console='));

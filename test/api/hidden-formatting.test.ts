@@ -5,6 +5,7 @@ import { TEST_ENGINES } from '../helpers/engines.ts';
 import { createAgentClient, createConsoleClient, type AgentClient, type ApiResponse, type ConsoleClient, type Method } from './helpers/api-clients.ts';
 import { snapshotDatabase } from './helpers/db-snapshot.ts';
 import { createAccounts, PASSWORD } from './helpers/users.ts';
+import { importClientsDocument } from '../../src/startup/first-deployment.ts';
 
 // A name that displays as "Course portal" on screen while its characters say something else.
 const RIGHT_TO_LEFT_OVERRIDE = 'Course \u202elatrop';
@@ -118,7 +119,7 @@ describe.each(TEST_ENGINES)('hidden formatting in names and descriptions on %s',
   it('refuses them in a first-deployment clients file too, which reaches the rule without the API', async () => {
     const before = await snapshotDatabase(ctx.db);
     const document = { clients: [{ clientId: 'imported-app', clientType: 'spa', displayName: RIGHT_TO_LEFT_OVERRIDE, redirectUris: ['http://localhost/cb'], scopeWhitelist: ['openid'] }] };
-    await expect(ctx.services.clients.importClients(cliActor, document)).rejects.toMatchObject({
+    await expect(importClientsDocument(ctx.services, cliActor, document)).rejects.toMatchObject({
       code: 'invalid_client_metadata',
       fieldErrors: { 'clients[0].displayName': 'must not contain bidirectional control characters (found U+202E)' },
     });

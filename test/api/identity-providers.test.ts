@@ -69,7 +69,7 @@ describe.each(TEST_ENGINES)('identity provider administration on both surfaces o
       expect(created.body.identityProvider).toMatchObject({ type: 'ldap', hasBindPassword: true, ldap: { startTls: false, userSearchFilter: '(uid={account})', attributes: { account: 'uid', displayName: 'cn', email: 'mail' } } });
       expect(created.text).not.toContain(BIND_PASSWORD);
 
-      const changed = await admin.call('PATCH', `/admin/identity-providers/directory-${surface}`, { expectedVersion: 1, enabled: false, ldap: { startTls: true, url: 'ldap://ldap.example.edu' } });
+      const changed = await admin.call('PATCH', `/admin/identity-providers/directory-${surface}`, { expectedVersion: 1, enabled: false, ldap: { startTls: true, url: 'ldap://ldap.example.edu', bindPassword: BIND_PASSWORD } });
       expect(changed.status, changed.text).toBe(200);
       expect(changed.body.identityProvider).toMatchObject({ enabled: false, version: 2, hasBindPassword: true, ldap: { startTls: true, url: 'ldap://ldap.example.edu', bindDn: 'cn=sesame,dc=example,dc=edu' } });
       const stale = await admin.call('PATCH', `/admin/identity-providers/directory-${surface}`, { expectedVersion: 1, enabled: true });

@@ -67,8 +67,8 @@ export const IMPORT_RULES: readonly Rule[] = [
   {
     layer: 'services',
     forbidden: [...SURFACES, 'root'],
-    except: [...CONFIG_AND_ERRORS, 'ops/metrics.ts', 'api/contracts'],
-    why: 'use cases never reach up into a surface (the API contracts are the one validation, shared)',
+    except: [...CONFIG_AND_ERRORS, 'ops/metrics.ts'],
+    why: 'use cases never reach up into a surface: refusal texts and view types live in the domain, and the first-deployment file is judged in startup',
   },
   { layer: 'oidc', forbidden: ['api', 'api/agent', 'api/management', 'mcp', 'cli', 'mail', 'startup', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'the OIDC surface imports no other surface' },
   { layer: 'api', forbidden: ['api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'the operation list serves every surface and depends on none' },

@@ -29,6 +29,18 @@ describe('import rules (docs/architecture.md)', () => {
     expect(importViolations([{ from: 'services/users.ts', to: 'storage/store.ts' }, { from: 'api/operations/projects.ts', to: 'services/index.ts' }, { from: 'mcp/tool-operations.ts', to: 'api/agent/register-agent-api.ts' }, { from: 'services/users.ts', to: 'directory/ldap-directory.ts' }])).toEqual([]);
   });
 
+  it('refuses a use case that imports the API, contracts included: there is no exception for them', () => {
+    const wrong = [
+      { from: 'services/project-access.ts', to: 'api/contracts/error-advice.ts' },
+      { from: 'services/client-import.ts', to: 'api/contracts/clients.ts' },
+      { from: 'services/identity-providers.ts', to: 'api/contracts/field-errors.ts' },
+      { from: 'services/users.ts', to: 'mcp/tool-call.ts' },
+    ];
+    expect(importViolations(wrong)).toEqual(wrong.map(({ from, to }) => expect.stringContaining(`src/${from} imports src/${to}: use cases never reach up into a surface`)));
+    // The same imports from the start-up code, which composes the server, are fine.
+    expect(importViolations([{ from: 'startup/first-deployment.ts', to: 'api/contracts/clients.ts' }])).toEqual([]);
+  });
+
   it('finds the imports it judges (the graph is not empty)', () => {
     const edges = importEdges(SRC);
     expect(edges.length).toBeGreaterThan(100);

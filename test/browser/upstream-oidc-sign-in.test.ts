@@ -19,6 +19,8 @@ const ACCOUNTS: UpstreamAccounts = {
   'up-hana': { preferred_username: 'hana-upstream', name: 'Not Hana', email: 'hana@example.edu', email_verified: false },
   'up-tess': { preferred_username: 'tess', name: 'Tess', email: 'tess@example.edu', email_verified: true },
   'up-uma': { preferred_username: 'uma', name: 'Uma', email: 'uma@example.edu', email_verified: true },
+  // Anyone can type an allowed domain's address into an upstream account that does not verify it.
+  'up-otto': { preferred_username: 'otto', name: 'Otto', email: 'ceo@example.edu', email_verified: false },
 };
 
 describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provider in Chromium on %s', (engine) => {
@@ -149,6 +151,20 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     upstream.setAccounts(ACCOUNTS);
   });
 
+  it('refuses an address at an allowed domain that the upstream does not mark verified on a 403 page, and the RP gets no code', async () => {
+    const page = await (await browser.newContext()).newPage();
+    const refusals: number[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/upstream/campus/callback') refusals.push(response.status());
+    });
+    await signInUpstream(page, 'Continue with Campus login', 'up-otto');
+    await expectRefusedPage(page, /did not confirm that ceo@example\.edu is verified/);
+    expect(refusals).toEqual([403]);
+    expect(await server.services.users.findByAccount('otto')).toBeNull();
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+    await page.context().close();
+  });
+
   it('refuses an email domain the provider does not allow on a 403 page, and the RP gets no code', async () => {
     const page = await (await browser.newContext()).newPage();
     const refusals: number[] = [];
@@ -225,6 +241,42 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     await replayContext.close();
   }, 90_000);
 
+  it('asks a person with an authenticator for its code after the upstream sign-in, before the RP gets a code: amr ["fed","otp","mfa"], acr mfa', async () => {
+    // Tess's first sign-in creates her; then she adds an authenticator app.
+    const firstContext = await browser.newContext();
+    const first = await firstContext.newPage();
+    expect((await codeAtRelyingParty(first, await signInUpstream(first, 'Continue with Campus login', 'up-tess'))).claims()!.amr).toEqual(['fed']);
+    await firstContext.close();
+    const tess = (await server.services.users.findByAccount('tess'))!;
+    const actor = { ...cliActor, subjectId: tess.subjectId, isAdmin: false, surface: 'console' as const };
+    const started = await server.services.factors.startTotp(actor, { name: 'Phone' });
+    const codeNow = () => generate({ secret: started.secret, epoch: Math.floor(server.clock.now() / 1000) });
+    await server.services.factors.confirmTotp(actor, started.factorId, await codeNow());
+    server.clock.advance(30_000);
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const redirects: string[] = [];
+    page.on('request', (request) => { if (request.url().startsWith(rp.redirectUri)) redirects.push(request.url()); });
+    const request = await signInUpstream(page, 'Continue with Campus login', 'up-tess');
+    await page.getByRole('heading', { name: 'Enter your one-time code' }).waitFor({ timeout: 15_000 });
+    expect(new URL(page.url()).origin).toBe(server.issuer);
+    expect(redirects).toEqual([]);
+    expect(await seriousAccessibilityProblems(page)).toEqual([]);
+
+    await page.getByLabel('Code from your authenticator app, or a recovery code').fill('000000' === (await codeNow()) ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Verify and sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(redirects).toEqual([]);
+    await page.getByLabel('Code from your authenticator app, or a recovery code').fill(await codeNow());
+    await page.getByRole('button', { name: 'Verify and sign in' }).click();
+    const claims = (await codeAtRelyingParty(page, request)).claims()!;
+    expect(claims.sub).toBe(tess.subjectId);
+    expect(claims.amr).toEqual(['fed', 'otp', 'mfa']);
+    expect(claims.acr).toBe('mfa');
+    await context.close();
+  }, 90_000);
+
   it('takes a person the policy requires to use a second factor through enrolment after the upstream sign-in, before the RP gets a code', async () => {
     const bootstrapAdmin = (await server.services.users.findByAccount(server.config.bootstrapAdmin.account))!;
     const admin = { ...cliActor, subjectId: bootstrapAdmin.subjectId, surface: 'console' as const };
@@ -251,13 +303,13 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
       expect(await server.services.factors.hasFactor(uma.subjectId)).toBe(true);
       await context.close();
 
-      // The way to enrolment is only for the person the upstream signed in, in that sign-in: a made-up ticket is refused.
+      // The way back from the upstream is only for the person it signed in, in that sign-in: a made-up ticket is refused.
       const other = await browser.newContext();
       const otherPage = await other.newPage();
       const otherRequest = await authorizationRequest(rpConfig, rp, 'openid');
       await otherPage.goto(otherRequest.url);
       const uid = new URL(otherPage.url()).pathname.split('/')[2]!;
-      const forged = await otherPage.goto(`${server.issuer}/interaction/${uid}/enrol?ticket=${uma.subjectId}.${Date.now() + 60_000}.forged`);
+      const forged = await otherPage.goto(`${server.issuer}/interaction/${uid}/upstream-signed-in?ticket=${uma.subjectId}.${Date.now() + 60_000}.forged`);
       expect(forged?.status()).toBe(400);
       expect(await server.services.factors.listFactors({ ...admin, subjectId: uma.subjectId, isAdmin: false }).then((listed) => listed.factors.length)).toBeGreaterThan(0);
       await other.close();

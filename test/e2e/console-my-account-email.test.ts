@@ -9,8 +9,8 @@ import { signInHere } from './support/console-actions.ts';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 
-// My email address in the console, with outgoing mail to a real SMTP server: a new address is saved
-// unverified, the mailed link verifies it, and the page shows which it is.
+// My email address in the console, with outgoing mail to a real SMTP server: a new address waits for
+// its mailed link while the current one stays in force, and the page shows both.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account email address (SQLite, Chromium, SMTP)', () => {
   let server: ConsoleServer;
   let smtp: SmtpCapture;
@@ -28,7 +28,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account email add
     await smtp?.stop();
   });
 
-  test('change my address: it shows as not verified until the mailed link is confirmed, then as verified', async () => {
+  test('change my address: the current one stays verified and the new one shows as pending until the mailed link is confirmed', async () => {
     const password = 'vera-password-e2e';
     await server.services.users.createUser(systemActor, { account: 'vera', displayName: 'Vera Verified', email: 'vera@example.test', emailVerified: true, password });
     const { page, context, problems } = await openWatchedPage(browser, DESKTOP);
@@ -51,9 +51,15 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account email add
     await email.getByLabel('New email address').fill('vera@new.example.test');
     await email.getByRole('button', { name: 'Save and send verification link' }).click();
     await email.getByRole('status').getByText('A verification link is on its way to vera@new.example.test').waitFor();
+    await email.getByText('Waiting for confirmation', { exact: true }).waitFor();
     await email.getByText('vera@new.example.test', { exact: true }).waitFor();
-    await email.getByText('not verified', { exact: true }).waitFor();
-    expect((await server.services.users.findByAccount('vera'))?.emailVerified).toBe(false);
+    await email.getByText('vera@example.test', { exact: true }).waitFor();
+    await email.getByText('verified', { exact: true }).waitFor();
+    expect(await server.services.users.findByAccount('vera')).toMatchObject({ email: 'vera@example.test', emailVerified: true });
+    expect(await seriousAccessibilityProblems(page), 'axe on my-account-email with a pending address').toEqual([]);
+    // The current address is told of the request.
+    const notice = await smtp.waitFor((m) => m.envelopeTo.includes('vera@example.test'));
+    expect(notice.text).toContain('vera@new.example.test');
 
     const mail = await smtp.waitFor((m) => m.envelopeTo.includes('vera@new.example.test'));
     const token = linkToken(mail, server.issuer, '/account/verify-email/');
@@ -62,7 +68,8 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account email add
     await page.goto(server.consoleUrl('/account'));
     await email.getByText('vera@new.example.test', { exact: true }).waitFor();
     await email.getByText('verified', { exact: true }).waitFor();
-    expect(await email.getByText('not verified', { exact: true }).count()).toBe(0);
+    expect(await email.getByText('Waiting for confirmation', { exact: true }).count()).toBe(0);
+    expect(await email.getByText('vera@example.test', { exact: true }).count()).toBe(0);
 
     expect(problems).toEqual([]);
     await context.close();

@@ -32,6 +32,9 @@ describe('npm start', () => {
       await expect.poll(() => output, { timeout: 60_000, interval: 100 }).toContain('its generated password');
       expect(output).toContain(`sesame: listening on 127.0.0.1:${port}`);
       expect(output).toContain(`console:         ${url}/console`);
+      expect(output).toContain(`mcp:             ${url}/mcp`);
+      // Nothing from the console's build tool between the useful lines (DESIGN 17).
+      expect(output).not.toMatch(/vite|rolldown|INEFFECTIVE_DYNAMIC_IMPORT|^web:/im);
 
       const metrics = await (await fetch(`${url}/metrics`)).text();
       const limit = Number(/^nodejs_heap_size_limit_bytes (\d+)$/m.exec(metrics)?.[1]);

@@ -128,7 +128,7 @@ describe.each(TEST_ENGINES)('operations endpoints on %s', (engine) => {
     await ctx.app.inject({ url: '/api/agent/projects/prj_pathSecretValue/clients?code=leaked-code' });
     const body = (await ctx.app.inject({ url: '/metrics' })).body;
     expect(body).toMatch(/sesame_http_requests_total\{method="GET",route="\/health\/live",status="200"\} \d+/);
-    expect(body).toMatch(/sesame_http_request_duration_seconds_bucket\{method="GET",route="\/health\/live",status="200",le="\+Inf"\} \d+/);
+    expect(body).toMatch(/sesame_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/health\/live",status="200"\} \d+/);
     expect(body).not.toContain('leaked-query-value');
     expect(body).not.toContain('prj_pathSecretValue');
     expect(body).not.toContain('leaked-code');

@@ -2,6 +2,7 @@ import type { Actor } from '../../src/domain/actor.ts';
 import type { Scope } from '../../src/domain/clients.ts';
 import type { User } from '../../src/services/users.ts';
 import type { OidcTestServer } from './oidc-server.ts';
+import { importClientsDocument } from '../../src/startup/first-deployment.ts';
 
 export const PERSON = { account: 'alice', password: 'alice-password-1' } as const;
 
@@ -47,7 +48,7 @@ export async function setUpOidcFixture(server: OidcTestServer): Promise<OidcFixt
 
   const rp = (name: string) => ({ redirectUri: `http://127.0.0.1:9/${name}/callback`, postLogoutRedirectUri: `http://127.0.0.1:9/${name}/signed-out` });
   const webUris = rp('web');
-  await services.clients.importClients(adminActor, {
+  await importClientsDocument(services, adminActor, {
     clients: [
       {
         clientId: IMPORTED_WEB_CLIENT_ID,

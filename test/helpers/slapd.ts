@@ -44,9 +44,16 @@ export interface TestDirectory {
   changePassword(uid: string, password: string): Promise<void>;
   setAttribute(uid: string, type: string, value: string): Promise<void>;
   addAdmin(uid: string): Promise<void>;
+  /** A groupOfNames `cn=<cn>,ou=groups,...` whose members are exactly these people (the service account stands in when none: groupOfNames needs one). Returns its DN. */
+  setGroup(cn: string, uids: readonly string[]): Promise<string>;
   removeAdmin(uid: string): Promise<void>;
   /** Locks the entry for good (ppolicy's pwdAccountLockedTime 000001010000Z): how OpenLDAP disables a person. */
   lockPerson(uid: string): Promise<void>;
+  /**
+   * How many binds with a wrong password reached the directory for this person since their last good one
+   * (ppolicy's pwdFailureTime; the policy records them and locks nobody out before 1000).
+   */
+  failedBinds(uid: string): Promise<number>;
   /** SIGSTOP: the port still accepts connections and nothing answers (a hung directory). */
   freeze(): void;
   thaw(): void;
@@ -112,6 +119,7 @@ objectClass: pwdPolicy
 cn: default
 pwdAttribute: userPassword
 pwdLockout: TRUE
+pwdMaxFailure: 1000
 
 dn: ${SERVICE_BIND.dn}
 objectClass: person
@@ -230,7 +238,22 @@ export async function startTestDirectory(options: { tls?: boolean } = {}): Promi
     setAttribute: (uid, type, value) => asRoot((client) => client.modify(personDn(uid), new Change({ operation: 'replace', modification: new Attribute({ type, values: [value] }) }))),
     removeAdmin: (uid) => asRoot((client) => client.modify(ADMIN_GROUP_DN, new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [personDn(uid)] }) }))),
     lockPerson: (uid) => asRoot((client) => client.modify(personDn(uid), new Change({ operation: 'add', modification: new Attribute({ type: 'pwdAccountLockedTime', values: ['000001010000Z'] }) }))),
+    async setGroup(cn, uids) {
+      const dn = `cn=${cn},ou=groups,${BASE_DN}`;
+      const members = uids.length > 0 ? uids.map(personDn) : [SERVICE_BIND.dn];
+      await asRoot(async (client) => {
+        const exists = await client.search(dn, { scope: 'base', attributes: ['1.1'] }).then(() => true, () => false);
+        if (exists) await client.modify(dn, new Change({ operation: 'replace', modification: new Attribute({ type: 'member', values: members }) }));
+        else await client.add(dn, { objectClass: ['groupOfNames'], cn, member: members });
+      });
+      return dn;
+    },
     addAdmin: (uid) => asRoot((client) => client.modify(ADMIN_GROUP_DN, new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [personDn(uid)] }) }))),
+    failedBinds: (uid) => asRoot(async (client) => {
+      const { searchEntries } = await client.search(personDn(uid), { scope: 'base', attributes: ['pwdFailureTime'] });
+      const times = searchEntries[0]?.pwdFailureTime;
+      return Array.isArray(times) ? times.length : times ? 1 : 0;
+    }),
     freeze: () => { child?.kill('SIGSTOP'); },
     thaw: () => { child?.kill('SIGCONT'); },
     stop: async () => {

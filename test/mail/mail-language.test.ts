@@ -35,7 +35,7 @@ describe.each(TEST_ENGINES)('mail in the person\'s language on %s', (engine) => 
   }
 
   it('sends a reset mail in Chinese to a person who saved zh-CN, and its page answers in Chinese too', async () => {
-    const lan = await ctx.services.users.createUser(cliActor, { account: 'lan', displayName: '兰', email: 'lan@example.test', password: PASSWORD });
+    const lan = await ctx.services.users.createUser(cliActor, { account: 'lan', displayName: '兰', email: 'lan@example.test', emailVerified: true, password: PASSWORD });
     await ctx.services.accountLocale.setLocale(asPerson(lan.subjectId), 'zh-CN');
     expect((await forgot('lan')).statusCode).toBe(200);
 
@@ -56,7 +56,7 @@ describe.each(TEST_ENGINES)('mail in the person\'s language on %s', (engine) => 
   });
 
   it('sends English to a person with no saved language, whatever the requesting browser speaks', async () => {
-    await ctx.services.users.createUser(cliActor, { account: 'ed', displayName: 'Ed', email: 'ed@example.test', password: PASSWORD });
+    await ctx.services.users.createUser(cliActor, { account: 'ed', displayName: 'Ed', email: 'ed@example.test', emailVerified: true, password: PASSWORD });
     await ctx.app.inject({ method: 'POST', url: '/account/forgot', payload: 'account=ed', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'zh-CN' } });
     const mail = await mailTo('ed@example.test');
     expect(mail.subject).toBe('Reset your Sesame password');

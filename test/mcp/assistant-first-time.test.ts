@@ -108,12 +108,12 @@ describe.each(TEST_ENGINES)('an assistant gets it right the first time over MCP,
     const { project } = structured(await mcp.callTool({ name: 'createProject', arguments: { name: 'Conflicts' } }));
     const stale = await mcp.callTool({ name: 'updateProject', arguments: { projectId: project.projectId, name: 'Late', expectedProjectVersion: project.version + 1 } });
     expect(stale.isError).toBe(true);
-    expect(structured(stale)).toMatchObject({ error: 'version_conflict', error_description: expect.stringContaining('`GET /projects/{projectId}`') });
+    expect(structured(stale)).toMatchObject({ error: 'version_conflict', error_description: expect.stringContaining('`getProject`') });
     expect(structured(stale).error_description).not.toMatch(/\d/);
 
     await mcp.callTool({ name: 'updateProject', arguments: { projectId: project.projectId, status: 'archived', expectedProjectVersion: project.version } });
     const archived = await mcp.callTool({ name: 'updateProject', arguments: { projectId: project.projectId, name: 'Still', expectedProjectVersion: project.version + 1 } });
-    expect(structured(archived)).toMatchObject({ error: 'project_archived', error_description: expect.stringContaining('`PATCH /projects/{projectId}` and `{"status": "active"') });
+    expect(structured(archived)).toMatchObject({ error: 'project_archived', error_description: expect.stringContaining('`updateProject` and `{"status": "active"') });
   });
 
   it('ends a client\'s tokens, deletes a client, and deletes a project only once archived, as destructive tools', async () => {
@@ -131,7 +131,7 @@ describe.each(TEST_ENGINES)('an assistant gets it right the first time over MCP,
     expect(structured(await mcp.callTool({ name: 'getClient', arguments: { projectId: project.projectId, clientId: client.clientId } }))).toMatchObject({ error: 'not_found' });
 
     const active = await mcp.callTool({ name: 'deleteProject', arguments: { projectId: project.projectId, expectedProjectVersion: project.version } });
-    expect(structured(active)).toMatchObject({ error: 'project_not_archived', error_description: expect.stringContaining('`PATCH /projects/{projectId}`') });
+    expect(structured(active)).toMatchObject({ error: 'project_not_archived', error_description: expect.stringContaining('`updateProject`') });
     const archived = structured(await mcp.callTool({ name: 'updateProject', arguments: { projectId: project.projectId, status: 'archived', expectedProjectVersion: project.version } })).project;
     expect((await mcp.callTool({ name: 'deleteProject', arguments: { projectId: project.projectId, expectedProjectVersion: archived.version } })).isError).toBeFalsy();
     expect(structured(await mcp.callTool({ name: 'getProject', arguments: { projectId: project.projectId } }))).toMatchObject({ error: 'not_found' });

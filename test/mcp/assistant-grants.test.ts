@@ -116,7 +116,7 @@ describe.each(TEST_ENGINES)('assistant grants: administrators, last use and the 
     const tools = (await mcpRequest(server.issuer, adminToken, 'tools/list')).body.result.tools;
     expect(tools.find((tool: any) => tool.name === 'listAssistantGrants').annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((tool: any) => tool.name === 'revokeAssistantGrant').annotations).toMatchObject({ destructiveHint: true });
-    const listed = await mcpRequest(server.issuer, adminToken, 'tools/call', { name: 'listAssistantGrants', arguments: { limit: '200' } });
+    const listed = await mcpRequest(server.issuer, adminToken, 'tools/call', { name: 'listAssistantGrants', arguments: { limit: 200 } });
     const carols = listed.body.result.structuredContent.grants.find((grant: any) => grant.account === CAROL.account);
     expect(carols.scopes.sort()).toEqual(['sesame:read', 'sesame:write']);
     const revoked = await mcpRequest(server.issuer, adminToken, 'tools/call', { name: 'revokeAssistantGrant', arguments: { grantId: carols.grantId } });

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/app.ts';
 import { renderMcpGuide } from '../../src/mcp/mcp-guide.ts';
+import { ASSISTANT_TOKEN_LIFETIMES } from '../../src/oidc/token-lifetimes.ts';
 import { buildCatalogue, createMcpServer } from '../../src/mcp/mcp-server.ts';
 import { OPERATIONS_NOT_TOOLS, toolOperations } from '../../src/mcp/tool-operations.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -22,6 +23,8 @@ function resolveRefs(value: unknown, lookup: (ref: string) => unknown): unknown 
   return Object.fromEntries(Object.entries(object).filter(([key]) => key !== '$defs').map(([key, inner]) => [key, resolveRefs(inner, lookup)]));
 }
 
+const WHOLE_NUMBER_TEXT = '^[1-9][0-9]{0,5}$';
+
 /** The flat input an operation of the Agent API's OpenAPI document takes: its parameters and body fields. */
 function inputFromOpenApi(document: Schema, operation: Schema): { properties: Schema; required: string[] } {
   const lookup = (ref: string) => document.components.schemas[ref.replace('#/components/schemas/', '')];
@@ -34,7 +37,9 @@ function inputFromOpenApi(document: Schema, operation: Schema): { properties: Sc
       properties.idempotencyKey = { ...parameter.schema, description: parameter.description };
       continue;
     }
-    properties[parameter.name] = { ...parameter.schema, ...(parameter.description ? { description: parameter.description } : {}) };
+    // A whole number a query string carries as text (`limit`) is an integer argument over MCP, within the same bounds.
+    const schema = parameter.in === 'query' && parameter.schema.pattern === WHOLE_NUMBER_TEXT ? { type: 'integer', minimum: 1, maximum: Number(/1-(\d+)/.exec(parameter.description)![1]) } : parameter.schema;
+    properties[parameter.name] = { ...schema, ...(parameter.description ? { description: parameter.description } : {}) };
     if (parameter.required) required.push(parameter.name);
   }
   const body = resolveRefs(operation.requestBody?.content['application/json'].schema ?? {}, lookup) as Schema;
@@ -52,7 +57,8 @@ describe('MCP tools and Agent API operations do not drift apart', () => {
     ctx = await createTestContext('sqlite');
     document = (await ctx.app.inject({ method: 'GET', url: '/api/agent/openapi.json' })).json();
     // Listed as an administrator holding every scope: nothing is filtered out.
-    const catalogue = buildCatalogue(toolOperations(ctx.config, BODY_LIMIT_BYTES), renderMcpGuide(ctx.config, BODY_LIMIT_BYTES));
+    const operations = toolOperations(ctx.config, BODY_LIMIT_BYTES);
+    const catalogue = buildCatalogue(operations, renderMcpGuide({ tools: operations, lifetimes: ASSISTANT_TOKEN_LIFETIMES, bodyLimitBytes: BODY_LIMIT_BYTES }));
     const actor = { subjectId: 'admin', isAdmin: true, surface: 'mcp' as const, ip: null, viaClientId: 'cli_x', scopes: ['sesame:read', 'sesame:write', 'sesame:admin'] };
     const server = createMcpServer(catalogue, { actor, signedIn: { user: {} as never, token: '' }, services: ctx.services, request: {} as FastifyRequest, reply: {} as FastifyReply });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -27,6 +27,26 @@ describe.each(TEST_ENGINES)('oidc-provider adapter over oidc_payloads on %s', (e
     expect(await tokens.find('at-1')).toBeUndefined();
   });
 
+  it('skips a session save that only slides its expiry by less than a minute, and writes any other', async () => {
+    const sessions = adapterFor('Session');
+    const session: AdapterPayload = { jti: 'sess-1', kind: 'Session', accountId: 'sliding-person', loginTs: 1_000, exp: 100_000 };
+    await sessions.upsert('sess-1', session, 86_400);
+    // oidc-provider loads a session, then saves it with its keys in another order and a later expiry.
+    const { kind, jti, ...rest } = (await sessions.find('sess-1'))!;
+    await sessions.upsert('sess-1', { ...rest, jti, kind, exp: 100_030 }, 86_400);
+    expect((await sessions.find('sess-1'))?.exp).toBe(100_000);
+    await sessions.upsert('sess-1', { ...session, exp: 100_060 }, 86_400);
+    expect((await sessions.find('sess-1'))?.exp).toBe(100_060);
+    const withClient = { ...session, authorizations: { 'some-client': { sid: 's', grantId: 'g' } }, exp: 100_061 };
+    await sessions.upsert('sess-1', withClient, 86_400);
+    expect(await sessions.find('sess-1')).toEqual(withClient);
+
+    // Ended elsewhere (a password reset) while a request held it: that request's sliding save does not bring it back.
+    await createStore(ctx.db, engine).repos.oidcPayloads.revokeAllForAccount('sliding-person');
+    await sessions.upsert('sess-1', { ...withClient, exp: 100_062 }, 86_400);
+    expect(await sessions.find('sess-1')).toBeUndefined();
+  });
+
   it('treats an expired row as absent', async () => {
     const codes = adapterFor('AuthorizationCode');
     await codes.upsert('code-1', { jti: 'code-1', kind: 'AuthorizationCode' }, 60);

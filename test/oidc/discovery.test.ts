@@ -49,9 +49,9 @@ describe.each(TEST_ENGINES)('discovery and keys on %s', (engine) => {
       request_uri_parameter_supported: false,
     });
     expect(document.ui_locales_supported).toEqual(['en', 'zh-CN']);
-    expect((document.scopes_supported as string[]).toSorted()).toEqual(['email', 'offline_access', 'openid', 'profile', 'student']);
+    expect((document.scopes_supported as string[]).toSorted()).toEqual(['email', 'groups', 'offline_access', 'openid', 'profile', 'student']);
     expect((document.id_token_signing_alg_values_supported as string[]).toSorted()).toEqual(['ES256', 'RS256']);
-    expect(document.claims_supported).toEqual(expect.arrayContaining(['sub', 'name', 'preferred_username', 'email', 'email_verified', 'student_status']));
+    expect(document.claims_supported).toEqual(expect.arrayContaining(['sub', 'name', 'preferred_username', 'email', 'email_verified', 'student_status', 'groups']));
     for (const absent of [
       'registration_endpoint',
       'introspection_endpoint',

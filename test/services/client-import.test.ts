@@ -13,6 +13,7 @@ import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { createTestDatabase, TEST_ENGINES } from '../helpers/engines.ts';
 import { expectRefusedUnchanged, snapshotManagementTables } from './fixtures.ts';
 import { createServices } from '../../src/services/index.ts';
+import { importClientsDocument, importClientsFile } from '../../src/startup/first-deployment.ts';
 
 const WEB_SECRET = 'first-deploy.secret_with~marks';
 
@@ -68,14 +69,13 @@ describe.each(TEST_ENGINES)('first-deployment client import on %s', (engine) => 
       [[], 'document'],
     ];
     for (const [document, field] of cases) {
-      await expectRefusedUnchanged(ctx, 'invalid_client_metadata', () => ctx.services.clients.importClients(systemActor, document));
-      const error = (await ctx.services.clients.importClients(systemActor, document).catch((e: unknown) => e)) as { fieldErrors?: Record<string, string>; message: string };
+      await expectRefusedUnchanged(ctx, 'invalid_client_metadata', () => importClientsDocument(ctx.services, systemActor, document));
+      const error = (await importClientsDocument(ctx.services, systemActor, document).catch((e: unknown) => e)) as { fieldErrors?: Record<string, string>; message: string };
       expect(Object.keys(error.fieldErrors ?? {}), JSON.stringify(document)).toContain(field);
       expect(error.message).toContain(field);
     }
     // The message names the entry's clientId too, and never echoes a secret.
-    const error = (await ctx.services.clients
-      .importClients(systemActor, { clients: [{ ...validDocument().clients[0], redirectUris: ['ftp://x'] }] })
+    const error = (await importClientsDocument(ctx.services, systemActor, { clients: [{ ...validDocument().clients[0], redirectUris: ['ftp://x'] }] })
       .catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('clients[0].redirectUris.0 (clientId "portal")');
     expect(error.message).not.toContain(WEB_SECRET);
@@ -84,14 +84,14 @@ describe.each(TEST_ENGINES)('first-deployment client import on %s', (engine) => 
   it('refuses non-administrators', async () => {
     const user = await ctx.services.users.createUser(cliActor, { account: 'plain', displayName: 'Plain', password: 'a long enough password' });
     await expectRefusedUnchanged(ctx, 'forbidden', () =>
-      ctx.services.clients.importClients({ subjectId: user.subjectId, isAdmin: false, surface: 'agent', ip: null }, validDocument()),
+      importClientsDocument(ctx.services, { subjectId: user.subjectId, isAdmin: false, surface: 'agent', ip: null }, validDocument()),
     );
   });
 
   it('imports into a system project owned by the oldest admin, storing secret digests only, with audit entries', async () => {
     ctx.clock.advance(1000);
     const laterAdmin = await ctx.services.users.createUser(cliActor, { account: 'second-admin', displayName: 'Second', password: 'a long enough password', isAdmin: true });
-    const { imported } = await ctx.services.clients.importClients(systemActor, validDocument());
+    const { imported } = await importClientsDocument(ctx.services, systemActor, validDocument());
     expect(imported).toEqual(['portal', 'dashboard-spa']);
 
     const project = await ctx.db.selectFrom('projects').selectAll().where('name', '=', 'system').executeTakeFirstOrThrow();
@@ -133,26 +133,26 @@ describe.each(TEST_ENGINES)('first-deployment client import on %s', (engine) => 
 
   it('does nothing once any client exists', async () => {
     const before = await snapshotManagementTables(ctx);
-    const again = await ctx.services.clients.importClients(systemActor, { clients: [{ ...validDocument().clients[1], clientId: 'new-one' }] });
+    const again = await importClientsDocument(ctx.services, systemActor, { clients: [{ ...validDocument().clients[1], clientId: 'new-one' }] });
     expect(again).toEqual({ imported: [] });
     expect(await snapshotManagementTables(ctx)).toBe(before);
   });
 
   it('reads a file, with clear errors for an unreadable file or invalid JSON', async () => {
     const missing = join(dir, 'missing.json');
-    await expect(ctx.services.clients.importClientsFromFile(systemActor, missing)).rejects.toMatchObject({
+    await expect(importClientsFile(ctx.services, systemActor, missing)).rejects.toMatchObject({
       code: 'invalid_request',
       message: expect.stringContaining(`Cannot read the clients file ${missing}`),
     });
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{"clients": [');
-    await expect(ctx.services.clients.importClientsFromFile(systemActor, broken)).rejects.toMatchObject({
+    await expect(importClientsFile(ctx.services, systemActor, broken)).rejects.toMatchObject({
       code: 'invalid_request',
       message: expect.stringContaining('is not valid JSON'),
     });
     const invalid = join(dir, 'invalid.json');
     writeFileSync(invalid, JSON.stringify({ clients: [{ ...validDocument().clients[1], scopeWhitelist: ['email'] }] }));
-    await expect(ctx.services.clients.importClientsFromFile(systemActor, invalid)).rejects.toMatchObject({
+    await expect(importClientsFile(ctx.services, systemActor, invalid)).rejects.toMatchObject({
       code: 'invalid_client_metadata',
       fieldErrors: { 'clients[0].scopeWhitelist': 'must contain openid' },
       message: expect.stringContaining(invalid),

@@ -64,6 +64,15 @@ describe.each(TEST_ENGINES)('federated sign-in (use case) on %s', (engine) => {
     expect((await refusal(ctx.services.federatedSignIn.signIn(request('open', 'uid=fay', { account: 'fay' })))).reason).toBe('account_disabled');
   });
 
+  it('stores an upstream-verified address another person holds verified as unverified: a verified address belongs to one account', async () => {
+    await ctx.services.users.createUser(cliActor, { account: 'owner', displayName: 'Owner', email: 'owned@example.org', emailVerified: true, password: 'a long enough password' });
+    const provisioned = await ctx.services.federatedSignIn.signIn(request('open', 'uid=copycat', { account: 'copycat', email: 'Owned@example.org', emailVerified: true }));
+    expect(provisioned.user).toMatchObject({ email: 'Owned@example.org', emailVerified: false });
+    const again = await ctx.services.federatedSignIn.signIn(request('open', 'uid=copycat', { account: 'copycat', email: 'owned@example.org', emailVerified: true }));
+    expect(again.user).toMatchObject({ emailVerified: false });
+    expect(await ctx.services.users.findByAccount('owner')).toMatchObject({ email: 'owned@example.org', emailVerified: true });
+  });
+
   it('refuses a clash of account names clearly instead of taking over the existing account', async () => {
     await ctx.services.users.createUser(cliActor, { account: 'gus', displayName: 'Local Gus', password: 'a long enough password' });
     const refused = await refusal(ctx.services.federatedSignIn.signIn(request('open', 'uid=gus', { account: 'gus' })));

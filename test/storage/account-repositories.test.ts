@@ -53,6 +53,22 @@ describe.each(TEST_ENGINES)('account repositories on %s', (engine) => {
       expect((await suite.store.repos.accountLinks.findById(othersLink.linkId))?.revokedAt).toBeNull();
       expect(await suite.store.repos.accountLinks.markUsed(live.linkId, 1_300)).toBe(false);
     });
+
+    it('finds the newest live link of a purpose (a pending address) and counts the links made since a time', async () => {
+      const subjectId = await aPerson();
+      const at = (createdAt: number, email: string, purpose: 'invitation' | 'password_reset' = 'password_reset') => ({ ...aLink(subjectId, purpose), createdAt, expiresAt: createdAt + 1_000, email });
+      const [older, newer, newestUsed, invitation] = [at(1_000, 'older@example.test'), at(1_100, 'newer@example.test'), at(1_200, 'used@example.test'), at(1_300, 'invited@example.test', 'invitation')];
+      for (const link of [older, newer, newestUsed, invitation]) await suite.store.repos.accountLinks.insert(link);
+      await suite.store.repos.accountLinks.markUsed(newestUsed.linkId, 1_250);
+      expect((await suite.store.repos.accountLinks.findNewestLive(subjectId, 'password_reset', 1_500))?.email).toBe('newer@example.test');
+      // Expired at 2_100 (1_100 + 1_000): nothing live is left.
+      expect(await suite.store.repos.accountLinks.findNewestLive(subjectId, 'password_reset', 2_100)).toBeUndefined();
+      expect(await suite.store.repos.accountLinks.findNewestLive(await aPerson(), 'password_reset', 1_500)).toBeUndefined();
+      // Made since: used, revoked or expired alike; one purpose only.
+      expect(await suite.store.repos.accountLinks.countMadeSince(subjectId, 'password_reset', 1_000)).toBe(3);
+      expect(await suite.store.repos.accountLinks.countMadeSince(subjectId, 'password_reset', 1_100)).toBe(2);
+      expect(await suite.store.repos.accountLinks.countMadeSince(subjectId, 'invitation', 0)).toBe(1);
+    });
   });
 
   describe('account factors', () => {

@@ -27,6 +27,7 @@ describe.each(TEST_ENGINES)('client and client secret repositories on %s', (engi
       postLogoutRedirectUris: ['https://rp.example.com/bye'],
       scopeWhitelist: ['openid', 'profile', 'offline_access'],
       requirePkce: false,
+      claimsInIdToken: false,
       status: 'active',
       revision: 1,
       clientVersion: 1,
@@ -93,7 +94,7 @@ describe.each(TEST_ENGINES)('client and client secret repositories on %s', (engi
     it('revises the configuration at the expected version and records the revision; a stale version records nothing', async () => {
       const record = client();
       await store.repos.clients.insert(record, null);
-      const configuration = { redirectUris: ['https://rp.example.com/new'], postLogoutRedirectUris: [], scopeWhitelist: ['openid' as const], requirePkce: true };
+      const configuration = { redirectUris: ['https://rp.example.com/new'], postLogoutRedirectUris: [], scopeWhitelist: ['openid' as const], requirePkce: true, claimsInIdToken: true };
       expect(await store.repos.clients.reviseIfVersion(record.clientId, 1, { revision: 2, configuration, createdBy: 'sub-reviser', updatedAt: 7000 })).toBe(true);
       expect(await store.repos.clients.find(projectId, record.clientId)).toEqual({ ...record, ...configuration, revision: 2, clientVersion: 2, updatedAt: 7000 });
 

@@ -150,7 +150,7 @@ describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
     await suite.store.repos.projects.insert({ projectId: 'prj_grants', name: 'Grants', description: '', status: 'active', version: 1, createdAt: 1, updatedAt: 1 });
     const client = (clientId: string, clientType: 'web' | 'native'): ClientRecord => ({
       clientId, projectId: 'prj_grants', clientType, displayName: `Client ${clientId}`, description: '', redirectUris: ['http://127.0.0.1/cb'],
-      postLogoutRedirectUris: [], scopeWhitelist: ['openid'], requirePkce: true, status: 'active', revision: 1, clientVersion: 1, createdAt: 1, updatedAt: 1,
+      postLogoutRedirectUris: [], scopeWhitelist: ['openid'], requirePkce: true, claimsInIdToken: false, status: 'active', revision: 1, clientVersion: 1, createdAt: 1, updatedAt: 1,
     });
     await suite.store.repos.clients.insert(client('cli_native', 'native'), null);
     await suite.store.repos.clients.insert(client('cli_web', 'web'), null);

@@ -10,6 +10,7 @@ const CLIENTS: (RecipeClient | undefined)[] = [
   { clientId: 'web-2', clientType: 'web', scopeWhitelist: ['openid'], requirePkce: false },
   { clientId: 'spa-1', clientType: 'spa', scopeWhitelist: ['openid', 'email'], requirePkce: true },
   { clientId: 'native-1', clientType: 'native', scopeWhitelist: ['openid', 'offline_access'], requirePkce: true },
+  { clientId: 'web-3', clientType: 'web', scopeWhitelist: ['openid', 'profile', 'groups'], requirePkce: true, claimsInIdToken: true },
 ];
 const steps = CLIENTS.flatMap((client) => relyingPartyRecipe(ISSUER, client));
 

@@ -19,6 +19,7 @@ const KEYS: Record<RecipeStepId, { title: MessageKey; text: MessageKey }> = {
   tokenPublic: { title: TITLES.token, text: 'console.recipe.text.tokenPublic' },
   tokenAny: { title: TITLES.token, text: 'console.recipe.text.tokenAny' },
   claims: { title: TITLES.claims, text: 'console.recipe.text.claims' },
+  claimsInIdToken: { title: TITLES.claims, text: 'console.recipe.text.claimsInIdToken' },
   refreshSpa: { title: TITLES.refresh, text: 'console.recipe.text.refreshSpa' },
   refreshNone: { title: TITLES.refresh, text: 'console.recipe.text.refreshNone' },
   refreshRotating: { title: TITLES.refresh, text: 'console.recipe.text.refreshRotating' },

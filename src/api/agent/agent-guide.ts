@@ -7,6 +7,7 @@ import { ASSIGNABLE_ROLES, CAPABILITIES, CAPABILITY_DESCRIPTIONS, OWNERSHIP_TRAN
 import { SCOPE_DESCRIPTIONS } from '../../domain/scopes.ts';
 import { PROJECT_LIMITS } from '../../domain/text-fields.ts';
 import { HIDDEN_FORMATTING_TEXT } from '../../domain/text-rules.ts';
+import { renderText, type NameOperation } from '../../domain/pointed-text.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../../errors.ts';
 import { AUDIT_BEFORE } from '../contracts/audit.ts';
 import { ERROR_ADVICE, VERSION_CONFLICT_RETRY } from '../contracts/error-advice.ts';
@@ -17,6 +18,8 @@ export interface GuideSettings {
   baseUrl: string;
   openapiUrl: string;
   bodyLimitBytes: number;
+  /** How the guide names the operations its shared texts point to: the Agent API's method and path. */
+  words: NameOperation;
 }
 
 const table = (header: string[], rows: string[][]) =>
@@ -25,7 +28,7 @@ const table = (header: string[], rows: string[][]) =>
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
 const codeList = (values: readonly string[]) => values.map((value) => `\`${value}\``).join(' or ');
 
-function rolesSection(): string {
+export function rolesSection(): string {
   const rows = PROJECT_ROLES.map((role) => [`\`${role}\``, ROLE_DESCRIPTIONS[role], ROLE_CAPABILITIES[role].map((c) => `\`${c}\``).join(', ')]);
   const capabilities = CAPABILITIES.map((c) => `- \`${c}\`: ${CAPABILITY_DESCRIPTIONS[c]}`).join('\n');
   return `${table(['role', 'in short', 'capabilities'], rows)}
@@ -35,15 +38,15 @@ ${capabilities}
 Administrators (\`user.isAdmin\`) act as owner on every project. A project has exactly one owner; it changes only by transfer. ${OWNERSHIP_TRANSFER_RESULT} Each project you read carries your \`role\` and \`capabilities\`: check them before attempting a change.`;
 }
 
-function errorsSection(): string {
+function errorsSection(words: NameOperation): string {
   const rows = [...ERROR_CODES]
     .sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b])
-    .map((code) => [String(ERROR_STATUS[code]), `\`${code}\``, escapeCell(ERROR_ADVICE[code].meaning), escapeCell(ERROR_ADVICE[code].action)]);
+    .map((code) => [String(ERROR_STATUS[code]), `\`${code}\``, escapeCell(ERROR_ADVICE[code].meaning), escapeCell(renderText(ERROR_ADVICE[code].action, words))]);
   return table(['status', 'error', 'meaning', 'what to do'], rows);
 }
 
 /** The Markdown operating guide served as `prompt` by GET /instructions; every list comes from the constants the server enforces. */
-export function renderAgentGuide({ issuer, baseUrl, openapiUrl, bodyLimitBytes }: GuideSettings): string {
+export function renderAgentGuide({ issuer, baseUrl, openapiUrl, bodyLimitBytes, words }: GuideSettings): string {
   const graceDefault = SECRET_POLICY.defaultGraceSeconds;
   const graceMax = SECRET_POLICY.maxGraceSeconds;
   return `# Sesame Agent API: operating guide
@@ -77,7 +80,7 @@ Over MCP (\`${baseUrl.replace(/\/api\/agent$/, '')}/mcp\`) the same flow applies
 ### Logging in and out with a password
 
 1. Before asking for credentials, tell the person the caveats in section 9, and ask only if they agree.
-2. \`POST /auth/login\` with \`{"account": "...", "password": "..."}\`. The answer is \`{accessToken, tokenType: "Bearer", expiresIn: ${SESSION_LIFETIME_SECONDS}, user: {subjectId, account, displayName, isAdmin}, clientSecretPolicy: {defaultGraceSeconds: ${graceDefault}, maxGraceSeconds: ${graceMax}}}\`. A person with a second factor gets \`401 mfa_required\` instead: ask them for the current 6-digit code of their authenticator app (or one unused recovery code: the only way for a person whose second factor is a passkey) and send the login again with it in \`otp\`. A wrong code is \`401 invalid_credentials\` and counts as a failed login.
+2. \`POST /auth/login\` with \`{"account": "...", "password": "..."}\`. The answer is \`{accessToken, tokenType: "Bearer", expiresIn: ${SESSION_LIFETIME_SECONDS}, user: {subjectId, account, displayName, isAdmin}, clientSecretPolicy: {defaultGraceSeconds: ${graceDefault}, maxGraceSeconds: ${graceMax}}, enrolmentRequired}\`. With \`enrolmentRequired: true\` the second-factor policy requires the person to add a second factor first: tell them to add one in the console under My account and log in again with its code; until then every operation but \`GET /auth/me\`, \`GET /account/factors\` and logout answers \`403 mfa_enrolment_required\`. A person with a second factor gets \`401 mfa_required\` instead: ask them for the current 6-digit code of their authenticator app (or one unused recovery code: the only way for a person whose second factor is a passkey) and send the login again with it in \`otp\`. A wrong code is \`401 invalid_credentials\` and counts as a failed login.
 3. Send \`Authorization: Bearer <accessToken>\` with every other request. Do not show the token in the conversation, write it to files, or pass it to other tools than these requests.
 4. \`GET /auth/me\` tells you who you are and whether the token still works.
 5. The token lives ${SESSION_LIFETIME_SECONDS} seconds. A \`401 login_required\` means it expired or was revoked: log in again; never retry with the old token.
@@ -195,7 +198,7 @@ A web client's secret is shown exactly once: in the answer that registers the cl
 
 Read \`error\` (the code) first, then \`error_description\` and \`field_errors\`. Requests refused with 4xx change nothing.
 
-${errorsSection()}
+${errorsSection(words)}
 
 ## 8. Limits
 

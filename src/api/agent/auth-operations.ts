@@ -13,7 +13,8 @@ export const agentLogin = defineOperation({
   summary: 'Log in and get an access token',
   description:
     'Exchanges an account and password for a bearer token valid for `expiresIn` seconds (86400). Several tokens per account may be valid at once. ' +
-    'The password passes through the AI conversation: use this only in a trusted environment, and log out when the task is done.',
+    'The password passes through the AI conversation: use this only in a trusted environment, and log out when the task is done. ' +
+    '`enrolmentRequired: true`: the second-factor policy requires the person to add a second factor first, in the console under My account; until then the token may only read `GET /auth/me` and `GET /account/factors` and log out.',
   access: 'public',
   body: loginRequest,
   bodyExample: { account: 'alice', password: 'correct horse battery staple' },
@@ -21,12 +22,12 @@ export const agentLogin = defineOperation({
     status: 200,
     description: 'The access token and who you are.',
     schema: agentLoginResponse,
-    example: { accessToken: 'h4Vb9TqL2xR7mK1pZ8sN3wC6yF0jD5gE2aU7iO9kQ1r', tokenType: 'Bearer', expiresIn: 86400, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+    example: { accessToken: 'h4Vb9TqL2xR7mK1pZ8sN3wC6yF0jD5gE2aU7iO9kQ1r', tokenType: 'Bearer', expiresIn: 86400, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy, enrolmentRequired: false },
   },
   errors: ['invalid_credentials', 'forbidden', 'mfa_required', 'rate_limited', 'directory_unavailable'],
   async handle({ services, body, request }) {
-    const { token, expiresIn, user } = await services.sessions.login(body.account, body.password, { kind: 'agent', ip: request.ip, otp: body.otp });
-    return { accessToken: token, tokenType: 'Bearer' as const, expiresIn, user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };
+    const { token, expiresIn, user, enrolmentRequired } = await services.sessions.login(body.account, body.password, { kind: 'agent', ip: request.ip, otp: body.otp });
+    return { accessToken: token, tokenType: 'Bearer' as const, expiresIn, user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy(), enrolmentRequired };
   },
 });
 
@@ -53,9 +54,9 @@ export const agentWhoAmI = defineOperation({
   summary: 'Who am I',
   description: 'The signed-in user and the client secret policy; also a cheap check that the token still works.',
   access: 'session',
-  response: { status: 200, description: 'The signed-in user.', schema: whoAmIResponse, example: { user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy } },
+  response: { status: 200, description: 'The signed-in user.', schema: whoAmIResponse, example: { user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy, enrolmentRequired: false } },
   errors: [],
   async handle({ signedIn }) {
-    return { user: presentSessionUser(signedIn.user), clientSecretPolicy: presentSecretPolicy() };
+    return { user: presentSessionUser(signedIn.user), clientSecretPolicy: presentSecretPolicy(), enrolmentRequired: signedIn.enrolmentRequired === true };
   },
 });

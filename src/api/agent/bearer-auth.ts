@@ -20,7 +20,7 @@ export function createBearerAuth(services: Services, options: { resource: string
       const authenticated = await services.sessions.authenticate(token, 'agent');
       if (authenticated) {
         void reply.removeHeader('www-authenticate');
-        return { user: authenticated.user, token };
+        return { user: authenticated.user, token, enrolmentRequired: authenticated.session.enrolmentRequired };
       }
       const assistant = await verifyOAuthToken(request, token, options.resource);
       if (!assistant) throw new AppError('login_required', 'The access token is unknown, expired or revoked, or was not issued for this API; sign in again.');

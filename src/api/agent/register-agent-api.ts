@@ -1,3 +1,4 @@
+import { mayRunDuringEnrolment } from '../enrolment-session.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { assistantResourceUrls } from '../../domain/assistant-scopes.ts';
@@ -6,6 +7,7 @@ import { instructionsResponse } from '../contracts/discovery.ts';
 import { openApiDocumentOperation } from '../openapi.ts';
 import { defineOperation, type AnyOperation } from '../operation.ts';
 import { sharedOperations } from '../operations/index.ts';
+import { restWords } from '../operation-words.ts';
 import { PACKAGE_VERSION } from '../package-version.ts';
 import { acceptJsonBodiesOnly, forbidCaching, registerOperations, type ApiDeps } from '../register-operations.ts';
 import { renderAgentGuide } from './agent-guide.ts';
@@ -22,12 +24,13 @@ export function agentApiUrls(config: Pick<Config, 'issuer'>) {
 
 export function agentOperations(config: Config, bodyLimitBytes: number): AnyOperation[] {
   const urls = agentApiUrls(config);
+  const words = restWords([agentLogin, agentLogout, agentWhoAmI, ...sharedOperations]);
   const instructions = {
     version: PACKAGE_VERSION,
     baseUrl: urls.baseUrl,
     openapiUrl: urls.openapiUrl,
     contentType: 'text/markdown' as const,
-    prompt: renderAgentGuide({ issuer: config.issuer, baseUrl: urls.baseUrl, openapiUrl: urls.openapiUrl, bodyLimitBytes }),
+    prompt: renderAgentGuide({ issuer: config.issuer, baseUrl: urls.baseUrl, openapiUrl: urls.openapiUrl, bodyLimitBytes, words }),
   };
 
   const getInstructions = defineOperation({
@@ -63,8 +66,12 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout.' },
       },
       sessionSecurity: () => [{ bearerAuth: [] }],
-      // An operation only a person's own session may call answers an Agent API token 403 browser_only (DESIGN.md section 14).
-      sessionErrors: (operation): ErrorCode[] => (operation.onlyFrom ? ['login_required', 'browser_only'] : ['login_required']),
+      sessionErrors: (operation): ErrorCode[] => [
+        'login_required',
+        ...(mayRunDuringEnrolment(operation, 'agent') ? [] : (['mfa_enrolment_required'] as const)),
+        // An operation only a person's own session may call answers an Agent API token 403 browser_only (DESIGN.md section 14).
+        ...(operation.onlyFrom ? (['browser_only'] as const) : []),
+      ],
     },
     'Agent API',
     () => operations,

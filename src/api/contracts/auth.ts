@@ -32,12 +32,19 @@ export const clientSecretPolicy = z
   })
   .meta({ id: 'ClientSecretPolicy' });
 
+const enrolmentRequired = z.boolean().meta({
+  description:
+    'true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, ' +
+    'in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code.',
+});
+
 export const agentLoginResponse = z.object({
   accessToken: z.string().meta({ description: 'Send as `Authorization: Bearer <accessToken>`. Keep it out of logs and chat transcripts.' }),
   tokenType: z.literal('Bearer'),
   expiresIn: z.number().int().meta({ description: 'Seconds until the token expires.' }),
   user: sessionUser,
   clientSecretPolicy,
+  enrolmentRequired,
 });
 
 export const consoleLoginResponse = z.object({
@@ -45,9 +52,10 @@ export const consoleLoginResponse = z.object({
   csrfToken: z.string().meta({ description: 'Send in the `X-CSRF-Token` header of every state-changing request of this session.' }),
   user: sessionUser,
   clientSecretPolicy,
+  enrolmentRequired,
 });
 
-export const whoAmIResponse = z.object({ user: sessionUser, clientSecretPolicy });
+export const whoAmIResponse = z.object({ user: sessionUser, clientSecretPolicy, enrolmentRequired });
 
 export const consoleContextResponse = z.object({
   authenticated: z.boolean(),
@@ -56,6 +64,7 @@ export const consoleContextResponse = z.object({
   }),
   user: sessionUser.optional(),
   clientSecretPolicy: clientSecretPolicy.optional(),
+  enrolmentRequired: enrolmentRequired.optional(),
   locale: z
     .enum(LOCALES)
     .nullable()

@@ -68,6 +68,7 @@ export const clientJson = z
     postLogoutRedirectUris: z.array(z.string()),
     scopeWhitelist: z.array(z.enum(SCOPES)),
     requirePkce: z.boolean(),
+    claimsInIdToken: z.boolean().meta({ description: 'Whether the ID token also carries the profile, email and groups claims that the granted scopes release at userinfo; false: the ID token holds only sub and how the person signed in.' }),
     status: z.enum(CLIENT_STATUSES).meta({ description: 'A disabled client cannot sign anyone in.' }),
     revision: z.number().int().meta({ description: 'Number of the current OIDC configuration revision.' }),
     secrets: z.array(secretInfoJson),
@@ -98,6 +99,7 @@ export function presentClient(client: Client): ClientJson {
     postLogoutRedirectUris: [...client.postLogoutRedirectUris],
     scopeWhitelist: [...client.scopeWhitelist],
     requirePkce: client.requirePkce,
+    claimsInIdToken: client.claimsInIdToken,
     status: client.status,
     revision: client.revision,
     secrets: client.secrets.map(presentSecretInfo),
@@ -151,6 +153,10 @@ const configurationFields = {
   postLogoutRedirectUris: uriList('Where /session/end may send the user back; the same URI rules.', false).optional(),
   scopeWhitelist: scopeList,
   requirePkce: z.boolean().optional().meta({ description: 'Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256).' }),
+  claimsInIdToken: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Defaults to false. true: the ID token also carries the profile, email and groups claims the granted scopes release at userinfo (for applications that read only the ID token).' }),
 };
 
 const typeGuard = z
@@ -189,7 +195,7 @@ export const updateClientMetadataRequest = z
 export const reviseClientRequest = z
   .object({ clientVersion, ...configurationFields, clientType: typeGuard })
   .strict()
-  .meta({ description: 'The whole new OIDC configuration: omitted optional lists become empty, omitted requirePkce becomes true.' });
+  .meta({ description: 'The whole new OIDC configuration: omitted optional lists become empty, omitted requirePkce becomes true, omitted claimsInIdToken becomes false.' });
 
 export const rotateSecretRequest = z
   .object({

@@ -18,16 +18,33 @@ export const readableText = () =>
     if (problem) context.addIssue({ code: 'custom', message: problem });
   });
 
+/**
+ * Query fields that are numbers sent as text, with their value form: what the field is when the arguments are
+ * JSON values rather than a query string (an MCP tool's `limit` is an integer, never "50").
+ */
+export const queryValueForm = new WeakMap<z.ZodType, z.ZodType>();
+
+function withValueForm<S extends z.ZodType>(textForm: S, valueForm: z.ZodType): S {
+  queryValueForm.set(textForm, valueForm);
+  return textForm;
+}
+
 // Query strings are text by nature; the integer is spelled out rather than coerced, so "1e3" or " 5" are refused.
 /** A page size in a query string, 1 to the page's maximum; `what` names the items, newest first. */
-export const pageLimitQuery = (page: { defaultLimit: number; maxLimit: number }, what: string) =>
-  z
-    .string()
-    .regex(/^[1-9][0-9]{0,5}$/, 'must be a positive whole number')
-    .transform(Number)
-    .pipe(z.number().max(page.maxLimit, `must be at most ${page.maxLimit}`))
-    .optional()
-    .meta({ description: `How many ${what}, newest first: 1-${page.maxLimit}, default ${page.defaultLimit}.` });
+export const pageLimitQuery = (page: { defaultLimit: number; maxLimit: number }, what: string) => {
+  const description = `How many ${what}, newest first: 1-${page.maxLimit}, default ${page.defaultLimit}.`;
+  const atMost = `must be at most ${page.maxLimit}`;
+  return withValueForm(
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,5}$/, 'must be a positive whole number')
+      .transform(Number)
+      .pipe(z.number().max(page.maxLimit, atMost))
+      .optional()
+      .meta({ description }),
+    z.int().min(1, 'must be a positive whole number').max(page.maxLimit, atMost).optional().meta({ description }),
+  );
+};
 
 export const projectVersion = z.number().int().min(1).meta({
   description: 'The project version you last read (`project.version`); a stale one is refused with 409 version_conflict.',

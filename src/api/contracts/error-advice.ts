@@ -1,39 +1,16 @@
+import { said, see, type PointedText } from '../../domain/pointed-text.ts';
+import { PROJECT_ARCHIVED, VERSION_CONFLICT_RETRY } from '../../domain/refusal-texts.ts';
 import type { ErrorCode } from '../../errors.ts';
 
 export interface ErrorAdvice {
   /** When the server answers with this code. */
   meaning: string;
-  /** What a caller (person, script or AI assistant) should do next. */
-  action: string;
+  /** What a caller (person, script or AI assistant) should do next; the operations it names, each surface words itself. */
+  action: string | PointedText;
 }
 
-/** The one wording of a retry after 409 version_conflict: the error itself, its advice and the guide all say it. */
-export const VERSION_CONFLICT_RETRY = 'If it conflicts again, repeat these steps; after three conflicts in a row, stop and tell the person what changed.';
-
-const VERSION_OF = {
-  project: { read: 'GET /projects/{projectId}', field: '`project.version` as `expectedProjectVersion`' },
-  client: { read: 'GET /projects/{projectId}/clients/{clientId}', field: '`client.clientVersion` as `clientVersion`' },
-  settings: { read: 'GET /admin/settings', field: '`settings.version` as `expectedSettingsVersion`' },
-} as const;
-
-/**
- * The error text of a version conflict. The current version is left out on purpose: a caller handed the
- * number tends to resend the same change with it, over whatever the other writer did.
- */
-export const versionConflictText = (kind: keyof typeof VERSION_OF): string =>
-  `The ${kind} changed since you read it. Read it again (\`${VERSION_OF[kind].read}\`), check that your change still makes sense against what is there now, ` +
-  `and send it again with ${VERSION_OF[kind].field}. ${VERSION_CONFLICT_RETRY}`;
-
-/** The error text of a write to an archived project: what it means and the operation and field that un-archive it. */
-export const PROJECT_ARCHIVED = {
-  meaning: 'The project is archived and read-only; its clients cannot sign anyone in.',
-  action:
-    'Ask the person whether to un-archive it; the owner or an administrator does so with `PATCH /projects/{projectId}` and `{"status": "active", "expectedProjectVersion": N}` ' +
-    '(N from `GET /projects/{projectId}`). Then read the resource again and retry your change.',
-};
-
-/** The text of login_required where a use case finds no signed-in person. */
-export const SIGN_IN_FIRST = 'Sign in first: `POST /auth/login` with `account` and `password` (or an OAuth access token for this API), then repeat the request.';
+// The shared refusal texts live in the domain (the use cases say them); the guides and documents take them from here too.
+export { PROJECT_ARCHIVED, SIGN_IN_FIRST, VERSION_CONFLICT_RETRY, versionConflictText } from '../../domain/refusal-texts.ts';
 
 /** One entry per error code: a code added to ERROR_STATUS without advice here fails the type check. */
 export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
@@ -47,7 +24,7 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   },
   login_required: {
     meaning: 'No valid session: the token or cookie is missing, expired, revoked, or its user was disabled.',
-    action: 'Log in again with `POST /auth/login` and repeat the request with the new token. Do not retry with the old one.',
+    action: said`Log in again with ${see('login')} and repeat the request with the new token. Do not retry with the old one.`,
   },
   invalid_credentials: {
     meaning: 'The account, password or one-time code (`otp`) is wrong, or the account is disabled (the answer is the same on purpose).',
@@ -60,6 +37,10 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   forbidden: {
     meaning: 'You can see the project, but your role does not allow this operation.',
     action: 'Check `project.capabilities`. Ask the project owner (or an administrator) to do it, or to give you a role that can.',
+  },
+  mfa_enrolment_required: {
+    meaning: 'The second-factor policy requires this account to have a second factor, and it has none yet: until it has one, this session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor.',
+    action: 'Tell the person to sign in to the console and add an authenticator app or a passkey under My account (Second factor), then log in again with the one-time code in `otp`. Do not retry this request before.',
   },
   insufficient_scope: {
     meaning: 'Your OAuth access token was granted fewer scopes than this operation needs (sesame:read for reads, sesame:write for changes, sesame:admin for the administrators\' operations).',
@@ -86,7 +67,7 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   },
   not_found: {
     meaning: 'The resource does not exist, or you are not a member of its project (the two are indistinguishable on purpose).',
-    action: 'Check the identifiers; list your projects (`GET /projects`) or the project\'s clients to find the right one, or ask the owner to add you.',
+    action: said`Check the identifiers; list your projects (${see('listProjects')}) or the project's clients (${see('listClients')}) to find the right one, or ask the owner to add you.`,
   },
   version_conflict: {
     meaning: 'The `expectedProjectVersion`, `clientVersion` or `expectedSettingsVersion` you sent is not the current one: someone changed the resource since you read it.',
@@ -97,11 +78,11 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   project_archived: PROJECT_ARCHIVED,
   project_not_archived: {
     meaning: 'Only an archived project can be deleted, and this one is active.',
-    action: 'Make sure the person really wants the project and its clients gone; archive it (`PATCH /projects/{projectId}` with `status: "archived"`), GET it for the new version, then delete it.',
+    action: said`Make sure the person really wants the project and its clients gone; archive it (${see('updateProject')} with \`status: "archived"\`), read it again (${see('getProject')}) for the new version, then delete it (${see('deleteProject')}).`,
   },
   last_sign_in_method: {
     meaning: 'The linked identity is the person\'s last way to sign in (no local password, no passkey, no other linked identity): removing it would lock them out.',
-    action: 'First add a passkey (`POST /account/factors/passkeys/options`), set a password (the "Forgot your password?" link on the login page) or link another identity, then remove this one.',
+    action: said`First add a passkey (${see('passkeyOptions')}), set a password (the "Forgot your password?" link on the login page) or link another identity, then remove this one.`,
   },
   idempotency_key_reused: {
     meaning: 'This Idempotency-Key was already used by you, within the last 24 hours, for a request with a different body.',
@@ -109,11 +90,11 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   },
   member_exists: {
     meaning: 'The user is already a member of the project.',
-    action: 'List the members; to change their role use `PATCH /projects/{projectId}/members/{subjectId}`.',
+    action: said`List the members (${see('listMembers')}); to change their role use ${see('changeMemberRole')}.`,
   },
   last_owner: {
     meaning: 'The change would leave the project without its one owner (removing or demoting the owner).',
-    action: 'Transfer ownership first with `POST /projects/{projectId}/ownership/transfer`; the old owner then becomes a maintainer.',
+    action: said`Transfer ownership first with ${see('transferOwnership')}; the old owner then becomes a maintainer.`,
   },
   invalid_client_type: {
     meaning: 'The operation does not apply to this client type (for example rotating the secret of a spa client), or the request tries to change a client\'s type.',
@@ -121,7 +102,7 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   },
   secret_limit_exceeded: {
     meaning: 'The client already has an active secret and a retiring one that still works; a third usable secret is not allowed.',
-    action: 'Wait until the retiring secret expires, or revoke it with `POST .../secrets/{secretId}/revoke` (once nothing uses it: see `lastUsedAt`), then rotate.',
+    action: said`Wait until the retiring secret expires, or revoke it with ${see('revokeClientSecret')} (once nothing uses it: see \`lastUsedAt\`), then rotate.`,
   },
   request_too_large: {
     meaning: 'The request body is larger than the server accepts (64 KiB; see the limits).',
@@ -145,6 +126,6 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
   },
   directory_unavailable: {
     meaning: 'The account is not a local one (or has no local password), and the LDAP directory that would check its password did not answer in time. Local accounts still sign in.',
-    action: 'Wait the number of seconds in the Retry-After header, then retry the sign-in. If it persists, tell an administrator: the directory, or its settings under /admin/identity-providers, need a look.',
+    action: said`Wait the number of seconds in the Retry-After header, then retry the sign-in. If it persists, tell an administrator: the directory, or its settings (${see('listIdentityProviders')}), need a look.`,
   },
 };

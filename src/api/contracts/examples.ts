@@ -40,6 +40,7 @@ export const exampleClient: ClientJson = {
   postLogoutRedirectUris: ['https://portal.example.com/'],
   scopeWhitelist: ['openid', 'profile', 'email'],
   requirePkce: true,
+  claimsInIdToken: false,
   status: 'active',
   revision: 1,
   secrets: [{ secretId: 'sec_7HkP2wQ9zR4mN1xT', status: 'active', createdAt: exampleTime, expiresAt: null, lastUsedAt: null }],
@@ -68,6 +69,7 @@ export const exampleUser = {
   studentStatus: 'active' as const,
   isAdmin: false,
   status: 'active' as const,
+  groups: ['staff'],
   createdAt: exampleTime,
   updatedAt: exampleTime,
 };

@@ -13,6 +13,8 @@ import {
   PROVISIONING_MODES,
   upstreamIssuerProblem,
 } from '../../domain/identity-providers.ts';
+import { DEFAULT_GROUP_SEARCH_FILTER } from '../../domain/identity-providers.ts';
+import { GROUP_MAPPING_MAX_ENTRIES, GROUP_NAME_PATTERN, GROUP_NAME_RULE } from '../../domain/groups.ts';
 import { readableText, timestamp, toIso } from './common.ts';
 
 const rule = (problem: (value: string) => string | undefined) => (value: string, context: z.RefinementCtx) => {
@@ -30,7 +32,7 @@ const secret = (what: string) => z.string().min(1).max(4096).meta({ writeOnly: t
 const allowedEmailDomains = z
   .array(z.string().max(253).transform((domain) => domain.trim().toLowerCase()).superRefine(rule(emailDomainProblem)))
   .max(100)
-  .meta({ description: 'Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain.' });
+  .meta({ description: "Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain." });
 
 const scopes = z
   .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be a scope token'))
@@ -39,7 +41,13 @@ const scopes = z
   .refine((list) => list.includes('openid'), 'must include openid');
 
 const claimsInput = z
-  .object({ account: attributeName.optional(), displayName: attributeName.optional(), email: attributeName.optional(), emailVerified: attributeName.optional() })
+  .object({
+    account: attributeName.optional(),
+    displayName: attributeName.optional(),
+    email: attributeName.optional(),
+    emailVerified: attributeName.optional(),
+    groups: attributeName.optional().meta({ description: 'A claim holding the person\'s upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read.' }),
+  })
   .strict()
   .meta({ description: `Which ID token or userinfo claim gives each attribute; defaults ${JSON.stringify(DEFAULT_UPSTREAM_CLAIMS)}.` });
 const attributesInput = z
@@ -49,13 +57,28 @@ const attributesInput = z
 
 const issuer = z.string().max(2000).superRefine(rule(upstreamIssuerProblem)).meta({ description: 'The upstream issuer; Sesame reads `{issuer}/.well-known/openid-configuration` when the provider is added or changed.' });
 const clientId = z.string().min(1).max(500).meta({ description: 'The client id Sesame was registered with at the upstream.' });
-const ldapUrl = z.string().max(2000).superRefine(rule(directoryUrlProblem)).meta({ description: 'ldap:// (with `startTls` to upgrade) or ldaps://.' });
+const ldapUrl = z.string().max(2000).superRefine(rule(directoryUrlProblem)).meta({ description: 'ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address.' });
 const dn = z.string().min(1).max(1000);
 const searchFilter = z
   .string()
   .min(1)
   .max(1000)
   .refine((filter) => filter.includes('{account}'), 'must contain {account} (replaced by the escaped account name)');
+
+const groupFilter = z
+  .string()
+  .min(1)
+  .max(1000)
+  .refine((filter) => filter.includes('{dn}'), 'must contain {dn} (replaced by the escaped DN of the person\'s entry)');
+
+const groupMapping = z
+  .record(z.string().min(1).max(1000), z.string().regex(GROUP_NAME_PATTERN, GROUP_NAME_RULE))
+  .refine((mapping) => Object.keys(mapping).length <= GROUP_MAPPING_MAX_ENTRIES, `must have at most ${GROUP_MAPPING_MAX_ENTRIES} entries`)
+  .meta({
+    description:
+      '`{"<upstream group name, or LDAP group DN>": "<Sesame group name>"}`. At each sign-in through the provider, the person\'s memberships from it are replaced by the mapped groups ' +
+      '(LDAP DNs compare case-insensitively); unmapped upstream groups and mappings to groups that do not exist are ignored. Absent: `{}`.',
+  });
 
 const oidcInput = z
   .object({ issuer, clientId, clientSecret: secret('The client secret at the upstream').optional(), scopes: scopes.optional().meta({ description: `Default ${JSON.stringify(DEFAULT_UPSTREAM_SCOPES)}; must include openid.` }), claims: claimsInput.optional() })
@@ -70,6 +93,8 @@ const ldapInput = z
     userSearchFilter: searchFilter.optional().meta({ description: `Default \`${DEFAULT_USER_SEARCH_FILTER}\`; \`{account}\` is replaced by the RFC 4515-escaped account name.` }),
     attributes: attributesInput.optional(),
     adminGroupDn: dn.nullable().optional().meta({ description: 'Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it.' }),
+    groupSearchBase: dn.nullable().optional().meta({ description: 'Where the person\'s groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read.' }),
+    groupSearchFilter: groupFilter.optional().meta({ description: `Default \`${DEFAULT_GROUP_SEARCH_FILTER}\`; \`{dn}\` is replaced by the RFC 4515-escaped DN of the person's entry.` }),
   })
   .strict();
 
@@ -84,6 +109,7 @@ export const createIdentityProviderRequest = z
     allowedEmailDomains: allowedEmailDomains.optional(),
     oidc: oidcInput.optional().meta({ description: 'Required when `type` is `oidc`.' }),
     ldap: ldapInput.optional().meta({ description: 'Required when `type` is `ldap`.' }),
+    groupMapping: groupMapping.optional(),
   })
   .strict()
   // Checked even when other fields are wrong, so one answer names every problem.
@@ -108,8 +134,9 @@ export const updateIdentityProviderRequest = z
     provisioning: z.enum(PROVISIONING_MODES).optional(),
     linkByVerifiedEmail: z.boolean().optional(),
     allowedEmailDomains: allowedEmailDomains.optional(),
-    oidc: oidcInput.partial().strict().optional().meta({ description: 'Only the fields to change; `clientSecret` replaces the stored secret.' }),
-    ldap: ldapInput.partial().strict().optional().meta({ description: 'Only the fields to change; `bindPassword` replaces the stored password.' }),
+    oidc: oidcInput.partial().strict().optional().meta({ description: 'Only the fields to change; `clientSecret` replaces the stored secret, and is required again when `issuer` changes (the stored secret never goes to a new issuer).' }),
+    ldap: ldapInput.partial().strict().optional().meta({ description: 'Only the fields to change; `bindPassword` replaces the stored password, and is required again when `url` changes (the stored password never goes to a new server).' }),
+    groupMapping: groupMapping.optional().meta({ description: 'Replaces the whole mapping.' }),
   })
   .strict();
 export type UpdateIdentityProviderInput = z.output<typeof updateIdentityProviderRequest>;
@@ -117,7 +144,7 @@ export type UpdateIdentityProviderInput = z.output<typeof updateIdentityProvider
 export const removeIdentityProviderRequest = z.object({ expectedVersion: z.number().int().min(1) }).strict();
 export const identityProviderParams = z.object({ name: z.string().min(1).max(100) });
 
-const claimsJson = z.object({ account: z.string(), displayName: z.string(), email: z.string(), emailVerified: z.string() });
+const claimsJson = z.object({ account: z.string(), displayName: z.string(), email: z.string(), emailVerified: z.string(), groups: z.string().optional() });
 const attributesJson = z.object({ account: z.string(), displayName: z.string(), email: z.string() });
 
 export const identityProviderJson = z
@@ -131,10 +158,21 @@ export const identityProviderJson = z
     allowedEmailDomains: z.array(z.string()),
     oidc: z.object({ issuer: z.string(), clientId: z.string(), scopes: z.array(z.string()), claims: claimsJson }).optional(),
     ldap: z
-      .object({ url: z.string(), startTls: z.boolean(), bindDn: z.string(), userSearchBase: z.string(), userSearchFilter: z.string(), attributes: attributesJson, adminGroupDn: z.string().nullable() })
+      .object({
+        url: z.string(),
+        startTls: z.boolean(),
+        bindDn: z.string(),
+        userSearchBase: z.string(),
+        userSearchFilter: z.string(),
+        attributes: attributesJson,
+        adminGroupDn: z.string().nullable(),
+        groupSearchBase: z.string().nullable(),
+        groupSearchFilter: z.string(),
+      })
       .optional(),
     hasClientSecret: z.boolean().optional().meta({ description: 'oidc: whether a client secret is stored (it is never returned).' }),
     hasBindPassword: z.boolean().optional().meta({ description: 'ldap: whether a bind password is stored (it is never returned).' }),
+    groupMapping: z.record(z.string(), z.string()).meta({ description: 'Upstream group name (or LDAP group DN) to Sesame group name.' }),
     version: z.number().int().meta({ description: 'Send as `expectedVersion` to change or remove the provider.' }),
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -155,6 +193,7 @@ export function presentIdentityProvider(provider: IdentityProvider): IdentityPro
     provisioning: provider.provisioning,
     linkByVerifiedEmail: provider.linkByVerifiedEmail,
     allowedEmailDomains: [...provider.allowedEmailDomains],
+    groupMapping: { ...provider.groupMapping },
     version: provider.version,
     createdAt: toIso(provider.createdAt),
     updatedAt: toIso(provider.updatedAt),
@@ -163,8 +202,9 @@ export function presentIdentityProvider(provider: IdentityProvider): IdentityPro
     const { issuer: upstreamIssuer, clientId: upstreamClientId, scopes: upstreamScopes, claims } = provider.oidc;
     return { ...common, oidc: { issuer: upstreamIssuer, clientId: upstreamClientId, scopes: [...upstreamScopes], claims: { ...claims } }, hasClientSecret: provider.hasClientSecret };
   }
-  const { url, startTls, bindDn, userSearchBase, userSearchFilter, attributes, adminGroupDn } = provider.ldap;
-  return { ...common, ldap: { url, startTls, bindDn, userSearchBase, userSearchFilter, attributes: { ...attributes }, adminGroupDn }, hasBindPassword: provider.hasBindPassword };
+  const { url, startTls, bindDn, userSearchBase, userSearchFilter, attributes, adminGroupDn, groupSearchBase, groupSearchFilter } = provider.ldap;
+  const groupSearch = { groupSearchBase: groupSearchBase ?? null, groupSearchFilter: groupSearchFilter ?? DEFAULT_GROUP_SEARCH_FILTER };
+  return { ...common, ldap: { url, startTls, bindDn, userSearchBase, userSearchFilter, attributes: { ...attributes }, adminGroupDn, ...groupSearch }, hasBindPassword: provider.hasBindPassword };
 }
 
 export const accountIdentityJson = z

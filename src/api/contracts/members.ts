@@ -32,7 +32,7 @@ export const presentMembership = (result: { member: Member; project: Project }) 
 
 export const addMemberRequest = z
   .object({
-    subjectId: z.string().meta({ description: 'The user to add; find it with `GET /users/lookup?account=NAME`.' }),
+    subjectId: z.string().meta({ description: 'The user to add, by `subjectId`: look it up by exact account name first (the `lookupUser` operation).' }),
     role: z.enum(ASSIGNABLE_ROLES).optional().meta({ description: 'Defaults to `maintainer`. The owner changes only by transfer.' }),
     expectedProjectVersion: projectVersion,
   })

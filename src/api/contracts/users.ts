@@ -22,12 +22,14 @@ export const adminUserJson = z
     studentStatus: z.enum(STUDENT_STATUSES).meta({ description: 'Released as the `student_status` claim with the `student` scope.' }),
     isAdmin: z.boolean(),
     status: z.enum(USER_STATUSES).meta({ description: 'A disabled user cannot sign in anywhere and loses every session.' }),
+    groups: z.array(z.string()).meta({ description: 'The names of the groups the person is in, sorted (released as the `groups` claim with the `groups` scope).' }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
   .meta({ id: 'User' });
 
-export const presentAdminUser = (user: User): z.infer<typeof adminUserJson> => ({
+/** `groups`: the person's group names, sorted. */
+export const presentAdminUser = (user: User, groups: readonly string[]): z.infer<typeof adminUserJson> => ({
   subjectId: user.subjectId,
   account: user.account,
   displayName: user.displayName,
@@ -36,6 +38,7 @@ export const presentAdminUser = (user: User): z.infer<typeof adminUserJson> => (
   studentStatus: user.studentStatus,
   isAdmin: user.isAdmin,
   status: user.status,
+  groups: [...groups],
   createdAt: toIso(user.createdAt),
   updatedAt: toIso(user.updatedAt),
 });

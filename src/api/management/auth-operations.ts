@@ -47,11 +47,11 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
   // A passkey sign-in's challenge belongs to the browser that asked for it: its login-CSRF cookie.
   const passkeyCeremony = (nonce: string) => `console:${nonce}`;
 
-  function signedIn(reply: FastifyReply, { token, expiresIn, user }: LoginResult) {
+  function signedIn(reply: FastifyReply, { token, expiresIn, user, enrolmentRequired }: LoginResult) {
     cookies.set(reply, 'session', token, expiresIn);
     void reply.header('set-cookie', device.issue(user.subjectId));
     cookies.clear(reply, 'loginCsrf');
-    return { expiresIn, csrfToken: csrf.forSession(token), user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy() };
+    return { expiresIn, csrfToken: csrf.forSession(token), user: presentSessionUser(user), clientSecretPolicy: presentSecretPolicy(), enrolmentRequired };
   }
 
   const getContext = defineOperation({
@@ -69,14 +69,21 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
       status: 200,
       description: 'Whether a session is active, and the CSRF token to use next.',
       schema: consoleContextResponse,
-      example: { authenticated: true, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy, locale: null },
+      example: { authenticated: true, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy, locale: null, enrolmentRequired: false },
     },
     errors: [],
     async handle({ services, request, reply }) {
       const token = cookies.read(request, 'session');
       const authenticated = token ? await services.sessions.authenticate(token, 'console') : null;
       if (token && authenticated) {
-        return { authenticated: true, csrfToken: csrf.forSession(token), user: presentSessionUser(authenticated.user), clientSecretPolicy: presentSecretPolicy(), locale: savedLocale(authenticated.user.locale) };
+        return {
+          authenticated: true,
+          csrfToken: csrf.forSession(token),
+          user: presentSessionUser(authenticated.user),
+          clientSecretPolicy: presentSecretPolicy(),
+          locale: savedLocale(authenticated.user.locale),
+          enrolmentRequired: authenticated.session.enrolmentRequired,
+        };
       }
       let nonce = cookies.read(request, 'loginCsrf');
       if (!nonce) {
@@ -97,6 +104,7 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
     description:
       'Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from ' +
       '`GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session\'s CSRF token for later writes. ' +
+      'With `enrolmentRequired: true` the session may only add a second factor (My account) until the person signs in again with it. ' +
       'It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.',
     access: 'public',
     security: [{ loginCsrfCookie: [], csrfHeader: [] }],
@@ -106,7 +114,7 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
       status: 200,
       description: 'Signed in; the session cookie is set.',
       schema: consoleLoginResponse,
-      example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+      example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy, enrolmentRequired: false },
     },
     errors: ['csrf_failed', 'invalid_credentials', 'forbidden', 'mfa_required', 'rate_limited', 'directory_unavailable'],
     async handle({ services, body, request, reply }) {
@@ -151,7 +159,7 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
       status: 200,
       description: 'Signed in; the session cookie is set.',
       schema: consoleLoginResponse,
-      example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+      example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy, enrolmentRequired: false },
     },
     errors: ['csrf_failed', 'invalid_credentials', 'rate_limited'],
     async handle({ services, body, request, reply }) {
@@ -208,7 +216,7 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
       status: 200,
       description: 'Signed in; the session cookie is set.',
       schema: consoleLoginResponse,
-      example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy },
+      example: { expiresIn: 86400, csrfToken: exampleCsrfToken, user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy, enrolmentRequired: false },
     },
     errors: ['csrf_failed', 'invalid_credentials', 'mfa_required', 'rate_limited'],
     async handle({ services, body, request, reply }) {
@@ -241,10 +249,10 @@ export function consoleAuthOperations(cookies: ConsoleCookies, csrf: CsrfTokens,
     summary: 'Who am I',
     description: 'The signed-in user and the client secret policy.',
     access: 'session',
-    response: { status: 200, description: 'The signed-in user.', schema: whoAmIResponse, example: { user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy } },
+    response: { status: 200, description: 'The signed-in user.', schema: whoAmIResponse, example: { user: exampleSessionUser, clientSecretPolicy: exampleSecretPolicy, enrolmentRequired: false } },
     errors: [],
     async handle({ signedIn }) {
-      return { user: presentSessionUser(signedIn.user), clientSecretPolicy: presentSecretPolicy() };
+      return { user: presentSessionUser(signedIn.user), clientSecretPolicy: presentSecretPolicy(), enrolmentRequired: signedIn.enrolmentRequired === true };
     },
   });
 

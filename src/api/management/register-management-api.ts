@@ -1,3 +1,4 @@
+import { mayRunDuringEnrolment } from '../enrolment-session.ts';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorCode } from '../../errors.ts';
@@ -36,7 +37,9 @@ function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, 
       },
       sessionSecurity: (operation): Array<Record<string, string[]>> => [isStateChanging(operation.method) ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] }],
       sessionErrors: (operation): ErrorCode[] => [
-        ...(isStateChanging(operation.method) ? (['login_required', 'csrf_failed'] as const) : (['login_required'] as const)),
+        'login_required',
+        ...(isStateChanging(operation.method) ? (['csrf_failed'] as const) : []),
+        ...(mayRunDuringEnrolment(operation, 'console') ? [] : (['mfa_enrolment_required'] as const)),
         // A person-only operation in a session whose proof of the person is too old (DESIGN.md section 14); re-authenticating is how to renew it.
         ...(operation.onlyFrom === 'console' && operation.operationId !== 'reauthenticate' ? (['reauthentication_required'] as const) : []),
       ],

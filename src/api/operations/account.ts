@@ -23,7 +23,8 @@ import {
 import { exampleLaterTime, exampleTime } from '../contracts/examples.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { defineOperation, type SignedIn } from '../operation.ts';
-import { PERSON_ONLY_NOTE } from '../operation-surface.ts';
+import { withPersonOnlyNote } from '../operation-surface.ts';
+import { said, see } from '../../domain/pointed-text.ts';
 
 const tag = 'My account';
 
@@ -43,7 +44,7 @@ export const changePassword = defineOperation({
   path: '/account/password',
   tag,
   summary: 'Change my password',
-  description: 'Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in); the current password does not stand in for a recent proof: the session needs one too. The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens.' + PERSON_ONLY_NOTE,
+  description: withPersonOnlyNote('Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in); the current password does not stand in for a recent proof: the session needs one too. The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens.'),
   access: 'session',
   onlyFrom: 'console',
   body: changePasswordRequest,
@@ -81,8 +82,9 @@ export const endMySession = defineOperation({
   path: '/account/sessions/:sessionId',
   tag,
   summary: 'End one of my sessions',
-  description: 'Ends the session at once (a lost laptop, a forgotten token). Its `sessionId` comes from `GET /account/sessions`.',
+  description: said`Ends the session at once (a lost laptop, a forgotten token). Its \`sessionId\` comes from ${see('listMySessions')}.`,
   access: 'session',
+  destructive: true,
   params: sessionParams,
   response: { status: 204, description: 'The session is ended.' },
   errors: ['not_found'],
@@ -119,6 +121,7 @@ export const revokeMyConsent = defineOperation({
   summary: 'Withdraw an application\'s access',
   description: 'Ends the consent: the application\'s tokens stop working at once, and its next sign-in asks you again.',
   access: 'session',
+  destructive: true,
   params: grantParams,
   response: { status: 204, description: 'Withdrawn.' },
   errors: ['not_found'],
@@ -150,7 +153,7 @@ export const startTotp = defineOperation({
   path: '/account/factors/totp',
   tag,
   summary: 'Start adding an authenticator app',
-  description: 'Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (`POST /account/factors/totp/{factorId}/confirm`) before it counts.' + PERSON_ONLY_NOTE,
+  description: withPersonOnlyNote(said`Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (${see('confirmTotp')}) before it counts.`),
   access: 'session',
   onlyFrom: 'console',
   body: startTotpRequest,
@@ -173,7 +176,7 @@ export const confirmTotp = defineOperation({
   path: '/account/factors/totp/:factorId/confirm',
   tag,
   summary: 'Confirm an authenticator app',
-  description: 'Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe.' + PERSON_ONLY_NOTE,
+  description: withPersonOnlyNote('Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe.'),
   access: 'session',
   onlyFrom: 'console',
   params: factorParams,
@@ -193,7 +196,7 @@ export const passkeyOptions = defineOperation({
   path: '/account/factors/passkeys/options',
   tag,
   summary: 'Start adding a passkey',
-  description: 'WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer\'s host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once.' + PERSON_ONLY_NOTE,
+  description: withPersonOnlyNote(said`WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer's host; discoverable; user verification preferred). Hand them to the browser (\`navigator.credentials.create\`), then send its answer to ${see('addPasskey')} within 5 minutes. Each set of options works once.`),
   access: 'session',
   onlyFrom: 'console',
   response: {
@@ -224,7 +227,7 @@ export const addPasskey = defineOperation({
   path: '/account/factors/passkeys',
   tag,
   summary: 'Add a passkey',
-  description: 'Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page\'s "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.' + PERSON_ONLY_NOTE,
+  description: withPersonOnlyNote(said`Registers the passkey the browser made from ${see('passkeyOptions')}. From then on it signs you in on its own (the login page's "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.`),
   access: 'session',
   onlyFrom: 'console',
   body: addPasskeyRequest,
@@ -247,7 +250,7 @@ export const newRecoveryCodes = defineOperation({
   path: '/account/recovery-codes',
   tag,
   summary: 'Make new recovery codes',
-  description: 'Ten new single-use recovery codes, shown only in this answer; the old ones stop working.' + PERSON_ONLY_NOTE,
+  description: withPersonOnlyNote('Ten new single-use recovery codes, shown only in this answer; the old ones stop working.'),
   access: 'session',
   onlyFrom: 'console',
   response: { status: 201, description: 'The new codes.', schema: recoveryCodesResponse, example: { recoveryCodes: exampleRecoveryCodes } },
@@ -263,9 +266,10 @@ export const removeFactor = defineOperation({
   path: '/account/factors/:factorId',
   tag,
   summary: 'Remove a second factor',
-  description: 'Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes). Send `currentPassword` (checked; a wrong one answers 401 invalid_credentials and counts as a failed sign-in, and a right one is the proof this removal needs), or nothing in a session with a recent proof. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.' + PERSON_ONLY_NOTE,
+  description: withPersonOnlyNote('Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes). Send `currentPassword` (checked; a wrong one answers 401 invalid_credentials and counts as a failed sign-in, and a right one is the proof this removal needs), or nothing in a session with a recent proof. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.'),
   access: 'session',
   onlyFrom: 'console',
+  destructive: true,
   params: factorParams,
   body: removeFactorRequest,
   bodyExample: { currentPassword: 'correct horse battery staple' },

@@ -2,6 +2,7 @@ import { assistantGrantListResponse, assistantGrantParams, assistantGrantQuery, 
 import { exampleLaterTime, exampleTime, exampleUser } from '../contracts/examples.ts';
 import { ASSISTANT_GRANT_PAGE } from '../../domain/limits.ts';
 import { defineOperation } from '../operation.ts';
+import { said, see } from '../../domain/pointed-text.ts';
 
 const tag = 'Administration';
 
@@ -12,8 +13,7 @@ export const listAssistantGrants = defineOperation({
   tag,
   summary: 'List every connected assistant (administrators)',
   description:
-    'Every assistant (a `native` client) a person has connected to their account, newest first: who, which assistant, what it may do, and when it was last used. ' +
-    'Page with `before` set to the `nextBefore` of the page you have. Administrators only; a person sees their own under `GET /account/consents`.',
+    said`Every assistant (a \`native\` client) a person has connected to their account, newest first: who, which assistant, what it may do, and when it was last used. Page with \`before\` set to the \`nextBefore\` of the page you have. Administrators only; a person sees their own under ${see('listMyConsents')}.`,
   access: 'session',
   query: assistantGrantQuery,
   response: {
@@ -38,9 +38,9 @@ export const revokeAssistantGrant = defineOperation({
   tag,
   summary: 'Disconnect a person\'s assistant (administrators)',
   description:
-    'Ends the grant at once: its access and refresh tokens stop working, and the person\'s consent for that assistant is forgotten, so connecting it again asks them again. ' +
-    'The `grantId` comes from `GET /admin/assistant-grants`. Administrators only; audited.',
+    said`Ends the grant at once: its access and refresh tokens stop working, and the person's consent for that assistant is forgotten, so connecting it again asks them again. The \`grantId\` comes from ${see('listAssistantGrants')}. Administrators only; audited.`,
   access: 'session',
+  destructive: true,
   params: assistantGrantParams,
   response: { status: 204, description: 'Revoked.' },
   errors: ['forbidden', 'not_found'],

@@ -95,6 +95,7 @@ export const updateClientMetadata = defineOperation({
   summary: 'Change a client\'s name, description or status',
   description: 'Changes display name or description, or disables (`status: "disabled"`) or re-enables the client. A disabled client cannot sign anyone in. Maintainer, owner or administrator.',
   access: 'session',
+  destructive: true,
   params: clientIdParams,
   body: updateClientMetadataRequest,
   bodyExample: { clientVersion: 1, displayName: 'Course portal (production)' },
@@ -181,6 +182,7 @@ export const revokeClientSecret = defineOperation({
   summary: 'Revoke a secret',
   description: 'Revokes one secret at once (for example a retiring one nothing uses any more: see `lastUsedAt`). Maintainer, owner or administrator.',
   access: 'session',
+  destructive: true,
   params: secretParams,
   body: revokeSecretRequest,
   bodyExample: { clientVersion: 3 },
@@ -202,6 +204,7 @@ export const deleteClient = defineOperation({
     'This cannot be undone: confirm with the person first; to stop it only for a while, disable it instead (PATCH with `status: "disabled"`). ' +
     'The body carries the current `clientVersion`. Maintainer, owner or administrator.',
   access: 'session',
+  destructive: true,
   params: clientIdParams,
   body: deleteClientRequest,
   bodyExample: { clientVersion: 4 },
@@ -222,6 +225,7 @@ export const revokeClientTokens = defineOperation({
     'Ends every grant the client holds, with its authorization codes, access tokens and refresh tokens, at once: everyone signed in to it must sign in again. ' +
     'The secrets are untouched (rotate or revoke them separately). Bumps `clientVersion`. Maintainer, owner or administrator.',
   access: 'session',
+  destructive: true,
   params: clientIdParams,
   body: revokeClientTokensRequest,
   bodyExample: { clientVersion: 4 },

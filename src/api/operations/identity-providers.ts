@@ -12,7 +12,7 @@ import {
   updateIdentityProviderRequest,
   type IdentityProviderJson,
 } from '../contracts/identity-providers.ts';
-import { PERSON_ONLY_NOTE } from '../operation-surface.ts';
+import { withPersonOnlyNote } from '../operation-surface.ts';
 import { defineOperation } from '../operation.ts';
 
 const adminTag = 'Administration';
@@ -25,8 +25,9 @@ const exampleProvider: IdentityProviderJson = {
   provisioning: 'create',
   linkByVerifiedEmail: false,
   allowedEmailDomains: ['example.edu'],
-  oidc: { issuer: 'https://login.example.edu', clientId: 'sesame', scopes: ['openid', 'profile', 'email'], claims: { account: 'preferred_username', displayName: 'name', email: 'email', emailVerified: 'email_verified' } },
+  oidc: { issuer: 'https://login.example.edu', clientId: 'sesame', scopes: ['openid', 'profile', 'email'], claims: { account: 'preferred_username', displayName: 'name', email: 'email', emailVerified: 'email_verified', groups: 'groups' } },
   hasClientSecret: true,
+  groupMapping: { 'campus-staff': 'staff' },
   version: 1,
   createdAt: exampleTime,
   updatedAt: exampleTime,
@@ -108,6 +109,7 @@ export const deleteIdentityProvider = defineOperation({
     'Removes the provider and every link from its accounts to Sesame people; the people and their subjectIds stay (those without a password then need one, or another provider, to sign in). ' +
     'The body carries `expectedVersion`. Administrators only; audited.',
   access: 'session',
+  destructive: true,
   params: identityProviderParams,
   body: removeIdentityProviderRequest,
   bodyExample: { expectedVersion: 2 },
@@ -146,11 +148,13 @@ export const removeMyIdentity = defineOperation({
   tag: 'My account',
   summary: 'Unlink one of my identities',
   description:
-    'Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). ' +
-    'Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first.' +
-    PERSON_ONLY_NOTE,
+    withPersonOnlyNote(
+      'Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). ' +
+        'Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first.',
+    ),
   access: 'session',
   onlyFrom: 'console',
+  destructive: true,
   params: identityParams,
   response: { status: 204, description: 'Unlinked.' },
   errors: ['not_found', 'last_sign_in_method'],

@@ -14,6 +14,7 @@ import {
 } from '../contracts/members.ts';
 import { presentProject, projectResponse } from '../contracts/projects.ts';
 import { defineOperation } from '../operation.ts';
+import { said, see } from '../../domain/pointed-text.ts';
 
 const tag = 'Members';
 const changeErrors = ['invalid_request', 'forbidden', 'not_found', 'version_conflict', 'project_archived'] as const;
@@ -46,8 +47,7 @@ export const addMember = defineOperation({
   tag,
   summary: 'Add a member',
   description:
-    'Adds a user (by `subjectId`, found with `GET /users/lookup?account=NAME`) as `maintainer` (default) or `viewer`. Owner or administrator only. ' +
-    'Send the project\'s current `version` as `expectedProjectVersion`; the project version goes up by one.',
+    said`Adds a user (by \`subjectId\`, found by account name with ${see('lookupUser')}) as \`maintainer\` (default) or \`viewer\`. Owner or administrator only. Send the project's current \`version\` as \`expectedProjectVersion\`; the project version goes up by one.`,
   access: 'session',
   params: projectIdParams,
   body: addMemberRequest,
@@ -85,6 +85,7 @@ export const removeMember = defineOperation({
   summary: 'Remove a member',
   description: 'Removes a member. Owner or administrator only. The owner cannot be removed; transfer ownership first. The body carries `expectedProjectVersion`.',
   access: 'session',
+  destructive: true,
   params: memberParams,
   body: removeMemberRequest,
   bodyExample: { expectedProjectVersion: 5 },

@@ -63,6 +63,7 @@ export const updateProject = defineOperation({
     'Changes the name or description, or archives (`status: "archived"`) or un-archives (`status: "active"`) the project. Owner or administrator only. ' +
     'An archived project is read-only and its clients cannot sign anyone in until it is active again.',
   access: 'session',
+  destructive: true,
   params: projectIdParams,
   body: updateProjectRequest,
   bodyExample: { expectedProjectVersion: 3, status: 'archived' },
@@ -83,6 +84,7 @@ export const deleteProject = defineOperation({
     'Deletes an archived project for good, with its members and its clients (whose grants and tokens end at once). An active project answers 409 project_not_archived: ' +
     'archive it first. This cannot be undone: confirm with the person first. The body carries the current `expectedProjectVersion`. Owner or administrator only.',
   access: 'session',
+  destructive: true,
   params: projectIdParams,
   body: deleteProjectRequest,
   bodyExample: { expectedProjectVersion: 4 },

@@ -47,6 +47,7 @@ export const resetUserFactors = defineOperation({
     'Not for your own account (403 use_my_account: manage yours under My account), and not open to an assistant: an OAuth access token gets 403 browser_only and MCP has no such tool; the console and a script\'s password-login Agent API session may.',
   access: 'session',
   onlyFrom: 'password-sessions',
+  destructive: true,
   params: subjectParams,
   response: { status: 204, description: 'The factors are removed and the person\'s sessions ended.' },
   errors: ['forbidden', 'not_found', 'use_my_account'],

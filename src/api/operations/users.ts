@@ -14,6 +14,7 @@ import {
   userResponse,
 } from '../contracts/users.ts';
 import { defineOperation } from '../operation.ts';
+import { said, see } from '../../domain/pointed-text.ts';
 
 export const lookupUser = defineOperation({
   operationId: 'lookupUser',
@@ -22,8 +23,7 @@ export const lookupUser = defineOperation({
   tag: 'Users',
   summary: 'Find a user to add as a member',
   description:
-    'Exact, case-insensitive match on the account name; returns the `subjectId` that `POST /projects/{projectId}/members` needs. No partial matches, no listing. ' +
-    'Limited per session and per address (by default 60 and 120 lookups per 15 minutes, found or not); over a limit it answers 429 `rate_limited` with Retry-After.',
+    said`Exact, case-insensitive match on the account name; returns the \`subjectId\` that ${see('addMember')} needs. No partial matches, no listing. Limited per session and per address (by default 60 and 120 lookups per 15 minutes, found or not); over a limit it answers 429 \`rate_limited\` with Retry-After.`,
   access: 'session',
   query: lookupQuery,
   response: { status: 200, description: 'The user.', schema: lookupResponse, example: { user: { subjectId: exampleUser.subjectId, account: exampleUser.account, displayName: exampleUser.displayName } } },
@@ -46,7 +46,9 @@ export const listUsers = defineOperation({
   response: { status: 200, description: 'The users, by account name.', schema: userListResponse, example: { users: [exampleUser] } },
   errors: ['forbidden'],
   async handle({ services, actor }) {
-    return { users: (await services.users.listUsers(actor)).map(presentAdminUser) };
+    const users = await services.users.listUsers(actor);
+    const groups = await services.groups.groupNamesOfPeople(actor, users.map((user) => user.subjectId));
+    return { users: users.map((user) => presentAdminUser(user, groups.get(user.subjectId) ?? [])) };
   },
 });
 
@@ -65,20 +67,20 @@ export const createUser = defineOperation({
   access: 'session',
   body: createUserRequest,
   bodyExample: { account: 'bob', displayName: 'Bob Builder', email: 'bob@example.com', password: 'a long passphrase for bob' },
-  response: { status: 201, description: 'The new user, and for an invitation when its link expires (or, without mail, the one-time set-password link).', schema: createUserResponse, example: { user: exampleUser } },
+  response: { status: 201, description: 'The new user, and for an invitation when its link expires (or, without mail, the one-time set-password link).', schema: createUserResponse, example: { user: { ...exampleUser, groups: [] } } },
   errors: ['invalid_request', 'forbidden'],
   notToolArguments: ['password'],
   async handle({ services, actor, body }) {
     const { invite, password, emailVerified, ...profile } = body;
     if (invite === true) {
       const { user, invitation } = await services.users.inviteUser(actor, { ...profile, email: profile.email! });
-      return { user: presentAdminUser(user), invitation: { expiresAt: toIso(invitation.expiresAt) } };
+      return { user: presentAdminUser(user, []), invitation: { expiresAt: toIso(invitation.expiresAt) } };
     }
     if (password === undefined) {
       const { user, setPasswordUrl, setPasswordExpiresAt } = await services.users.createUserWithSetPasswordLink(actor, { ...profile, emailVerified });
-      return { user: presentAdminUser(user), setPasswordUrl, setPasswordExpiresAt: toIso(setPasswordExpiresAt) };
+      return { user: presentAdminUser(user, []), setPasswordUrl, setPasswordExpiresAt: toIso(setPasswordExpiresAt) };
     }
-    return { user: presentAdminUser(await services.users.createUser(actor, { ...profile, emailVerified, password })) };
+    return { user: presentAdminUser(await services.users.createUser(actor, { ...profile, emailVerified, password }), []) };
   },
 });
 
@@ -90,13 +92,16 @@ export const updateUser = defineOperation({
   summary: 'Change a user (administrators)',
   description: 'Changes profile fields, the administrator flag, or disables (`status: "disabled"`, which ends at once every console and agent session and every OpenID Connect sign-in, grant, code, access token and refresh token of the user; re-enabling brings none back) or re-enables the account. Administrators only; you cannot disable yourself or drop your own administrator flag.',
   access: 'session',
+  destructive: true,
   params: subjectParams,
   body: updateUserRequest,
   bodyExample: { status: 'disabled' },
   response: { status: 200, description: 'The changed user.', schema: userResponse, example: { user: { ...exampleUser, status: 'disabled', updatedAt: exampleTime } } },
   errors: ['invalid_request', 'forbidden', 'not_found'],
   async handle({ services, actor, params, body }) {
-    return { user: presentAdminUser(await services.users.updateUser(actor, params.subjectId, body)) };
+    const user = await services.users.updateUser(actor, params.subjectId, body);
+    const groups = await services.groups.groupNamesOfPeople(actor, [user.subjectId]);
+    return { user: presentAdminUser(user, groups.get(user.subjectId) ?? []) };
   },
 });
 

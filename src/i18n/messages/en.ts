@@ -77,6 +77,7 @@ export const en = {
   'scope.profile': 'See your name and account name',
   'scope.email': 'See your email address and whether it is verified',
   'scope.student': 'See your student status',
+  'scope.groups': 'See your groups',
   'scope.offline_access': 'Stay connected while you are away, until you sign out of it or it is revoked',
   'scope.sesame:read': 'See your projects, their members, clients and audit trail, and your own sessions, connected applications and sign-in factors',
   'scope.sesame:write':
@@ -104,6 +105,7 @@ export const en = {
   'upstream.answer_unverified': 'Sesame could not verify the answer from {provider} ({error}). Go back to the application and sign in again.',
   'federated.provider_unavailable': 'The sign-in provider {provider} is not available. Go back and choose another way to sign in.',
   'federated.email_domain_not_allowed': 'The address {email} is not at a domain allowed to sign in with {provider} ({domains}). Sign in with an account of an allowed domain.',
+  'federated.email_unverified': '{provider} did not confirm that {email} is verified, and only verified addresses at {domains} may sign in here. Verify the address at {provider}, then sign in again.',
   'federated.email_missing': '{provider} did not give an email address, and only addresses at {domains} may sign in here.',
   'federated.no_matching_account': 'Your {provider} account is not linked to a Sesame account, and this provider only signs in people who already have one. Ask an administrator to create your account.',
   'federated.email_ambiguous': 'More than one Sesame account has the address {email}, so Sesame cannot tell which is yours. Ask an administrator to resolve it.',
@@ -128,6 +130,14 @@ export const en = {
 
   // Pages opened from mailed links, and "Forgot your password?".
   'account.signInLink': 'Go to the Sesame console to sign in',
+
+  'home.title': 'Sesame',
+  'home.subtitle': 'Sign-in for this organisation: OpenID Connect for its applications, a console for its people, an API and an MCP server for their assistants.',
+  'home.linksLabel': 'Where to go',
+  'home.console': 'Sign in to the console',
+  'home.discovery': 'OpenID Connect discovery document',
+  'home.agentGuide': 'Agent API guide for AI assistants',
+  'home.mcp': 'MCP server metadata',
   'account.dead.unknown.title': 'This link does not work',
   'account.dead.unknown.message': 'Sesame does not know this link. Check that you opened the whole address from the mail, or ask for a new link.',
   'account.dead.used.title': 'This link was already used',
@@ -163,7 +173,7 @@ export const en = {
   'account.forgot.title': 'Forgot your password?',
   'account.forgot.noMail': 'This Sesame sends no mail, so it cannot send a password reset link. Ask your administrator to set a new password for you.',
   'account.forgot.sentTitle': 'Check your mail',
-  'account.forgot.sent': 'If that account exists and has an email address, a link to choose a new password is on its way. It works for 30 minutes.',
+  'account.forgot.sent': 'If that account exists and has a verified email address, a link to choose a new password is on its way. It works for 30 minutes.',
   'account.forgot.tooMany': 'Too many requests. Wait {minutes} minutes, then try again.',
   'account.forgot.subtitle': 'Enter your account name and Sesame mails you a link to choose a new password.',
   'account.forgot.account': 'Account',
@@ -174,6 +184,8 @@ export const en = {
   'account.verify.submit': 'Confirm address',
   'account.verified.title': 'Email address confirmed',
   'account.verified.message': '{email} is now your confirmed email address.',
+  'account.verifyTaken.title': 'This address belongs to another account',
+  'account.verifyTaken.message': '{email} is already the verified address of another Sesame account, so it cannot become the address of {account}. Your current address stays as it is. Choose another address under My account in the console, or ask an administrator.',
 
   // Mails.
   'mail.hello': 'Hello {name},',
@@ -202,6 +214,9 @@ export const en = {
     'The second factors (authenticator app, passkeys or recovery codes) of your Sesame account {account} were just changed.',
   'mail.notice.identity_unlinked.subject': 'An identity was unlinked from your Sesame account',
   'mail.notice.identity_unlinked.body': 'An account at an identity provider was just unlinked from your Sesame account {account}: it no longer signs you in.',
+  'mail.notice.email_change_requested.subject': 'A new email address was given for your Sesame account',
+  'mail.notice.email_change_requested.body':
+    'Someone signed in to your Sesame account {account} asked to change its email address to {newEmail}. This address stays in force until the new one is confirmed through the link mailed to it.',
   'mail.notice.assistant_connected.subject': 'An assistant was connected to your Sesame account',
   'mail.notice.assistant_connected.body':
     'An assistant was just allowed to act for your Sesame account {account}. You can see and revoke it under My account in the Sesame console.',
@@ -469,7 +484,8 @@ export const en = {
   'console.recipe.text.tokenWeb': 'Your redirect URI receives `code` and `state` (check `state`). POST to the `token_endpoint` with `grant_type=authorization_code`, the `code`, the same `redirect_uri` and the `code_verifier`; authenticate with `client_secret_basic` (HTTP Basic: the client id and the client secret, each form-URL-encoded first); the secret never goes in the body or to a browser.',
   'console.recipe.text.tokenPublic': 'Your redirect URI receives `code` and `state` (check `state`). POST to the `token_endpoint` with `grant_type=authorization_code`, the `code`, the same `redirect_uri` and the `code_verifier`; send `client_id` in the body and no secret (a {type} client is public: `none`).',
   'console.recipe.text.tokenAny': 'Your redirect URI receives `code` and `state` (check `state`). POST to the `token_endpoint` with `grant_type=authorization_code`, the `code`, the same `redirect_uri` and the `code_verifier`; a `web` client authenticates with `client_secret_basic` (HTTP Basic: the client id and the secret, each form-URL-encoded first; never `client_secret_post`); a `spa` or `native` client sends `client_id` in the body and no secret.',
-  'console.recipe.text.claims': 'The ID token (check its signature, `iss`, `aud` and `nonce`) carries {idTokenClaims}: `sub` is the person\'s stable identifier, the key to store. It carries no profile data: call the `userinfo_endpoint` with `Authorization: Bearer <access_token>` for the claims of the granted scopes: `profile` gives {profile}; `email` gives {email}; `student` gives {student}.',
+  'console.recipe.text.claims': 'The ID token (check its signature, `iss`, `aud` and `nonce`) carries {idTokenClaims}: `sub` is the person\'s stable identifier, the key to store. It carries no profile data unless the client\'s `claimsInIdToken` is true: call the `userinfo_endpoint` with `Authorization: Bearer <access_token>` for the claims of the granted scopes: `profile` gives {profile}; `email` gives {email}; `student` gives {student}; `groups` gives {groups}.',
+  'console.recipe.text.claimsInIdToken': 'The ID token (check its signature, `iss`, `aud` and `nonce`) carries {idTokenClaims}: `sub` is the person\'s stable identifier, the key to store. This client has `claimsInIdToken`, so the ID token also carries the `profile`, `email` and `groups` claims of the granted scopes; the `userinfo_endpoint` (with `Authorization: Bearer <access_token>`) gives every claim of the granted scopes: `profile` gives {profile}; `email` gives {email}; `student` gives {student}; `groups` gives {groups}.',
   'console.recipe.text.refreshSpa': 'A `spa` client never gets a refresh token: when the tokens expire, send the browser to the authorization endpoint again (`prompt=none` signs in without a page while the person\'s Sesame session lasts).',
   'console.recipe.text.refreshNone': 'This client has no `offline_access` in its `scopeWhitelist`, so it gets no refresh token; add it with a new revision if the application must act while the person is away. {rule}',
   'console.recipe.text.refreshRotating': '{rule} Every refresh (`grant_type=refresh_token`) returns a new refresh token and spends the old one; presenting a spent one ends the whole grant.',
@@ -537,6 +553,7 @@ export const en = {
   'console.clientConfig.scope.profile': 'name and preferred_username',
   'console.clientConfig.scope.email': 'email and email_verified',
   'console.clientConfig.scope.student': 'student_status (active, not_student or unknown)',
+  'console.clientConfig.scope.groups': 'groups: the names of the person\'s groups',
   'console.clientConfig.scope.offline_access': 'refresh tokens, for web clients that act while the person is away',
   'console.clientConfig.requirePkce': 'Require PKCE (S256)',
   'console.clientConfig.pkceAlways': 'Always required for single-page and native apps: they have no secret.',
@@ -793,7 +810,9 @@ export const en = {
   'console.accountProfile.sendLink': 'Save and send verification link',
   'console.accountProfile.resendLink': 'Send a new verification link',
   'console.accountProfile.sending': 'Sending…',
-  'console.accountProfile.linkSent': 'Saved. A verification link is on its way to {email}; open it within 24 hours to verify the address.',
+  'console.accountProfile.linkSent': 'A verification link is on its way to {email}; open it within 24 hours. Your current address stays in force until then.',
+  'console.accountProfile.pendingLabel': 'Waiting for confirmation',
+  'console.accountProfile.pendingHint': 'Sesame switches to this address once you open the link mailed to it. A new request replaces it.',
   'console.accountProfile.alreadyVerified': '{email} is already your verified address; nothing changed.',
   'console.accountProfile.noMail': 'Sesame sends no mail here (SMTP_URL is not set), so you cannot change or verify your address yourself. Ask an administrator to set it.',
   'console.accountProfile.loading': 'your email address',

@@ -146,3 +146,13 @@ export function renderVerifyEmailPage(input: { action: string; account: string; 
 export function renderEmailVerifiedPage(email: string, language: PageLanguage): string {
   return layout({ language, title: text(language, 'account.verified.title'), body: html`${alert('success', text(language, 'account.verified.message', { email }))}${signInLink(language)}` });
 }
+
+/** A verification link whose address another account holds verified: nothing changed (409). */
+export function renderAddressTakenPage(input: { email: string; account: string; language: PageLanguage }): string {
+  const { language } = input;
+  return layout({
+    language,
+    title: text(language, 'account.verifyTaken.title'),
+    body: html`${alert('error', text(language, 'account.verifyTaken.message', { email: input.email, account: input.account }))}${signInLink(language)}`,
+  });
+}

@@ -27,8 +27,9 @@ async function passwordStateOfUser(repos: Repositories, user: User): Promise<str
 }
 
 /**
- * Makes a new link of this purpose for the person (their older live ones of the purpose are
- * superseded) and, unless `mailId` says the mail already exists, queues the mail that carries it.
+ * Makes a new link of this purpose for the person and, when `queueMail`, queues the mail that carries
+ * it. Their older live links of the purpose are superseded, except reset links: anyone may ask for a
+ * reset, so a stranger's request must not end the link the person was sent.
  * Runs inside the caller's transaction.
  */
 export async function issueAccountLink(
@@ -46,7 +47,7 @@ export async function issueAccountLink(
   },
 ): Promise<AccountLink> {
   const now = clock.now();
-  await repos.accountLinks.revokeLive(input.user.subjectId, input.purpose, now);
+  if (input.purpose !== 'password_reset') await repos.accountLinks.revokeLive(input.user.subjectId, input.purpose, now);
   const link = {
     linkId: `lnk_${randomUUID()}`,
     purpose: input.purpose,
@@ -78,9 +79,9 @@ export async function deadLinkReason(repos: Repositories, clock: Clock, link: Ac
   if (link.expiresAt <= clock.now()) return { reason: 'expired' };
   const user = await repos.users.findBySubjectId(link.subjectId);
   if (!user || user.status !== 'active') return { reason: 'unknown' };
-  if (link.purpose === 'email_verification') {
-    if (user.email !== link.email) return { reason: 'superseded' };
-  } else if ((await passwordStateOfUser(repos, user)) !== link.passwordState) {
+  // A verification link carries a pending address, not the current one: a newer request or an
+  // administrator's change of the address revokes it instead.
+  if (link.purpose !== 'email_verification' && (await passwordStateOfUser(repos, user)) !== link.passwordState) {
     return { reason: 'password_changed' };
   }
   return { user };

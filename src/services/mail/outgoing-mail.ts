@@ -9,6 +9,7 @@ import type { Repositories } from '../../storage/store.ts';
 import { writeAudit } from '../audit.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { deadLinkReason, issueAccountLink } from './account-links.ts';
+import { RESET_MAIL_LIMIT } from '../../domain/account-links.ts';
 
 /** A mail ready to go: the template's kind and params, and for a link mail its freshly made token. */
 export interface ReadyMail {
@@ -35,6 +36,10 @@ export function createOutgoingMailService({ store, clock }: ServiceDeps) {
     const user = await repos.users.findByAccount(account);
     if (!user || user.status !== 'active') return 'no active account has this name';
     if (!user.email) return 'the account has no email address';
+    // An unverified address may be anyone's (typed in by whoever held a session): it gets no reset link.
+    if (!user.emailVerified) return 'the address of the account is not verified';
+    const madeThisHour = await repos.accountLinks.countMadeSince(user.subjectId, 'password_reset', clock.now() - RESET_MAIL_LIMIT.windowMs);
+    if (madeThisHour >= RESET_MAIL_LIMIT.perAccount) return `${RESET_MAIL_LIMIT.perAccount} reset mails already went to this account within the hour`;
     const link = await issueAccountLink(repos, clock, { purpose: 'password_reset', user, email: user.email, queueMail: false });
     await repos.mailOutbox.resolve(mail.mailId, claimId, { recipient: user.email, subjectId: user.subjectId, linkId: link.linkId });
     const ip = typeof mail.params.ip === 'string' ? mail.params.ip : null;

@@ -30,6 +30,10 @@ export interface AccountLinkRepository {
   markUsed(linkId: string, at: number): Promise<boolean>;
   /** Revokes the person's live links of this purpose (a newer one replaces them); how many. */
   revokeLive(subjectId: string, purpose: AccountLinkPurpose, at: number): Promise<number>;
+  /** The person's newest link of this purpose that is neither used, revoked nor expired at `now`. */
+  findNewestLive(subjectId: string, purpose: AccountLinkPurpose, now: number): Promise<AccountLink | undefined>;
+  /** How many links of this purpose were made for the person since `since` (whatever became of them). */
+  countMadeSince(subjectId: string, purpose: AccountLinkPurpose, since: number): Promise<number>;
 }
 
 function toAccountLink(row: AccountLinkRow): AccountLink {
@@ -108,5 +112,31 @@ export const accountLinkRepository: RepositoryFactory<AccountLinkRepository> = (
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(updated.numUpdatedRows);
+  },
+
+  async findNewestLive(subjectId, purpose, now) {
+    const row = await executor
+      .selectFrom('account_links')
+      .selectAll()
+      .where('subject_id', '=', subjectId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .orderBy('link_id', 'desc')
+      .executeTakeFirst();
+    return row && toAccountLink(row);
+  },
+
+  async countMadeSince(subjectId, purpose, since) {
+    const row = await executor
+      .selectFrom('account_links')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('made'))
+      .where('subject_id', '=', subjectId)
+      .where('purpose', '=', purpose)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.made);
   },
 });

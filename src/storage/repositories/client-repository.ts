@@ -72,7 +72,7 @@ export interface ClientRepository {
   findForProtocol(clientId: string): Promise<ProtocolClient | undefined>;
 }
 
-type ConfigurationColumns = Pick<ClientRow, 'redirect_uris' | 'post_logout_redirect_uris' | 'scope_whitelist' | 'require_pkce'>;
+type ConfigurationColumns = Pick<ClientRow, 'redirect_uris' | 'post_logout_redirect_uris' | 'scope_whitelist' | 'require_pkce' | 'claims_in_id_token'>;
 
 function toConfiguration(row: ConfigurationColumns): ClientConfiguration {
   return {
@@ -80,6 +80,7 @@ function toConfiguration(row: ConfigurationColumns): ClientConfiguration {
     postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
     scopeWhitelist: JSON.parse(row.scope_whitelist) as Scope[],
     requirePkce: row.require_pkce === 1,
+    claimsInIdToken: Number(row.claims_in_id_token) === 1,
   };
 }
 
@@ -89,6 +90,7 @@ function configurationColumns(configuration: ClientConfiguration): Configuration
     post_logout_redirect_uris: JSON.stringify(configuration.postLogoutRedirectUris),
     scope_whitelist: JSON.stringify(configuration.scopeWhitelist),
     require_pkce: configuration.requirePkce ? 1 : 0,
+    claims_in_id_token: configuration.claimsInIdToken ? 1 : 0,
   };
 }
 
@@ -119,6 +121,7 @@ const CLIENT_COLUMNS = [
   'clients.post_logout_redirect_uris',
   'clients.scope_whitelist',
   'clients.require_pkce',
+  'clients.claims_in_id_token',
   'clients.status',
   'clients.client_version',
   'clients.revision',

@@ -33,6 +33,7 @@ function toProvider(row: IdentityProvidersTable): StoredIdentityProvider {
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     secretSealed: row.secret_sealed,
+    groupMapping: JSON.parse(row.group_mapping ?? '{}') as Record<string, string>,
   };
   return row.type === 'oidc'
     ? { ...common, type: 'oidc', oidc: JSON.parse(row.settings) as UpstreamOidcSettings, hasClientSecret: row.secret_sealed !== null }
@@ -54,6 +55,7 @@ function toRow(provider: StoredIdentityProvider): IdentityProvidersTable {
     version: provider.version,
     created_at: provider.createdAt,
     updated_at: provider.updatedAt,
+    group_mapping: JSON.stringify(provider.groupMapping ?? {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface Session {
   revokedAt: number | null;
   /** When the session last proved the person: its sign-in, or a later re-authentication. */
   provenAt: number;
+  /** Opened for a person who must enrol a second factor first: it may only enrol (DESIGN 13). */
+  enrolmentRequired?: boolean | undefined;
 }
 
 export interface SessionRepository {
@@ -49,6 +51,7 @@ function toSession(row: SessionRow): Session {
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     provenAt: row.proven_at ?? row.created_at,
+    ...(row.enrolment_required ? { enrolmentRequired: true } : {}),
   };
 }
 
@@ -66,6 +69,7 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
         expires_at: session.expiresAt,
         revoked_at: session.revokedAt,
         proven_at: session.provenAt,
+        enrolment_required: session.enrolmentRequired ? 1 : 0,
       })
       .execute();
   },
@@ -75,12 +79,12 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
       .selectFrom('sessions')
       .innerJoin('users', 'users.subject_id', 'sessions.subject_id')
       .selectAll('users')
-      .select(['sessions.session_id', 'sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.proven_at'])
+      .select(['sessions.session_id', 'sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.proven_at', 'sessions.enrolment_required'])
       .where('sessions.token_digest', '=', tokenDigest)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { session_id, kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at, proven_at } = row;
-    const session = toSession({ token_digest: tokenDigest, session_id, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at, proven_at });
+    const { session_id, kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at, proven_at, enrolment_required } = row;
+    const session = toSession({ token_digest: tokenDigest, session_id, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at, proven_at, enrolment_required });
     return { session, user: toUser(row) };
   },
 

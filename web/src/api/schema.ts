@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console
-         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes. It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.
+         * @description Checks the account and password and sets the HttpOnly session cookie (no token in the body). Needs the login-CSRF token from `GET /auth/context` in X-CSRF-Token, with its cookie. The answer carries the session's CSRF token for later writes. With `enrolmentRequired: true` the session may only add a second factor (My account) until the person signs in again with it. It also sets a signed device cookie: a browser that signed in as a person before is not slowed down by wrong passwords others send for that account.
          */
         post: operations["login"];
         delete?: never;
@@ -251,7 +251,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member
-         * @description Adds a user (by `subjectId`, found with `GET /users/lookup?account=NAME`) as `maintainer` (default) or `viewer`. Owner or administrator only. Send the project's current `version` as `expectedProjectVersion`; the project version goes up by one.
+         * @description Adds a user (by `subjectId`, found by account name with `GET /users/lookup`) as `maintainer` (default) or `viewer`. Owner or administrator only. Send the project's current `version` as `expectedProjectVersion`; the project version goes up by one.
          */
         post: operations["addMember"];
         delete?: never;
@@ -549,13 +549,13 @@ export interface paths {
         };
         /**
          * Read my email address
-         * @description Your address, whether it is verified, and whether Sesame can mail a verification link (`POST /account/email` needs outgoing mail).
+         * @description Your address in force, whether it is verified, the address waiting for its verification link, and whether Sesame can mail one (`POST /account/email` needs outgoing mail).
          */
         get: operations["getMyEmail"];
         put?: never;
         /**
          * Change and verify my email address
-         * @description Sets your email address, unverified, and mails it a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button verifies it without signing in. Until then `email_verified` is false. Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
+         * @description Mails the new address a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button makes it your verified address without signing in. Until then the new address is only pending (`pendingEmail`): your current address stays in force and receives password reset mail, and it is told of the request. A newer request replaces the pending one. The answer is the same for every well-formed address; an address another account holds verified cannot be confirmed (the link page answers 409). Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["changeMyEmail"];
         delete?: never;
@@ -736,6 +736,98 @@ export interface paths {
         patch: operations["updateIdentityProvider"];
         trace?: never;
     };
+    "/admin/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups (administrators)
+         * @description Every group with its member count, by name. Applications that ask for the `groups` scope receive the person's group names, sorted, as the `groups` claim (userinfo and the ID token). Administrators only.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Add a group (administrators)
+         * @description Adds an empty group. `name` is a slug and cannot change; a taken name is 400 with `field_errors.name`. Applications that ask for the `groups` scope receive the person's group names, sorted, as the `groups` claim (userinfo and the ID token). Administrators only; audited.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/groups/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a group (administrators)
+         * @description Removes the group and every membership in it; the people stay. The body carries `expectedVersion`. Administrators only; audited.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a group (administrators)
+         * @description Changes the fields sent (`displayName`, `description`); the name cannot change. Send the `version` you read as `expectedVersion`; a change made meanwhile answers 409 version_conflict. Member changes do not change the version. Administrators only; audited.
+         */
+        patch: operations["updateGroup"];
+        trace?: never;
+    };
+    "/admin/groups/{name}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a group's members (administrators)
+         * @description The members by account. `source` says who manages each membership: `local` (these operations) or `oidc:NAME` / `ldap:NAME`, the identity provider whose `groupMapping` sets it at each sign-in through it. Administrators only.
+         */
+        get: operations["listGroupMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/groups/{name}/members/{subjectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a person to a group (administrators)
+         * @description Idempotent: a person already in the group stays in it once. A membership an identity provider manages becomes `local`, so later sign-ins through that provider no longer remove it. Administrators only; audited.
+         */
+        put: operations["addGroupMember"];
+        post?: never;
+        /**
+         * Remove a person from a group (administrators)
+         * @description Removes the membership whatever its source (idempotent). One an identity provider manages comes back at the person's next sign-in through that provider while its mapping still says so. Administrators only; audited.
+         */
+        delete: operations["removeGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/password": {
         parameters: {
             query?: never;
@@ -747,7 +839,7 @@ export interface paths {
         put?: never;
         /**
          * Change my password
-         * @description Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in); the current password does not stand in for a recent proof: the session needs one too. The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
+         * @description Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in); the current password does not stand in for a recent proof: the session needs one too. The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -867,7 +959,7 @@ export interface paths {
         put?: never;
         /**
          * Start adding an authenticator app
-         * @description Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (`POST /account/factors/totp/{factorId}/confirm`) before it counts. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
+         * @description Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (`POST /account/factors/totp/{factorId}/confirm`) before it counts. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["startTotp"];
         delete?: never;
@@ -887,7 +979,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm an authenticator app
-         * @description Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
+         * @description Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["confirmTotp"];
         delete?: never;
@@ -907,7 +999,7 @@ export interface paths {
         put?: never;
         /**
          * Start adding a passkey
-         * @description WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer's host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
+         * @description WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer's host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["passkeyOptions"];
         delete?: never;
@@ -927,7 +1019,7 @@ export interface paths {
         put?: never;
         /**
          * Add a passkey
-         * @description Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page's "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
+         * @description Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page's "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["addPasskey"];
         delete?: never;
@@ -947,7 +1039,7 @@ export interface paths {
         put?: never;
         /**
          * Make new recovery codes
-         * @description Ten new single-use recovery codes, shown only in this answer; the old ones stop working. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
+         * @description Ten new single-use recovery codes, shown only in this answer; the old ones stop working. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["newRecoveryCodes"];
         delete?: never;
@@ -968,7 +1060,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a second factor
-         * @description Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes). Send `currentPassword` (checked; a wrong one answers 401 invalid_credentials and counts as a failed sign-in, and a right one is the proof this removal needs), or nothing in a session with a recent proof. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
+         * @description Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes). Send `currentPassword` (checked; a wrong one answers 401 invalid_credentials and counts as a failed sign-in, and a right one is the proof this removal needs), or nothing in a session with a recent proof. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         delete: operations["removeFactor"];
         options?: never;
@@ -1028,7 +1120,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink one of my identities
-         * @description Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by POST /account/reauthenticate, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
+         * @description Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         delete: operations["removeMyIdentity"];
         options?: never;
@@ -1046,7 +1138,7 @@ export interface components {
              * @description Machine-readable error code; the closed list is in the instructions.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "csrf_failed" | "insufficient_scope" | "browser_only" | "reauthentication_required" | "use_my_account" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
+            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "mfa_enrolment_required" | "csrf_failed" | "insufficient_scope" | "browser_only" | "reauthentication_required" | "use_my_account" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
             /** @description What happened and what to do about it. */
             error_description: string;
             /** @description Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it. */
@@ -1138,8 +1230,10 @@ export interface components {
             description: string;
             redirectUris: string[];
             postLogoutRedirectUris: string[];
-            scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+            scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
             requirePkce: boolean;
+            /** @description Whether the ID token also carries the profile, email and groups claims that the granted scopes release at userinfo; false: the ID token holds only sub and how the person signed in. */
+            claimsInIdToken: boolean;
             /**
              * @description A disabled client cannot sign anyone in.
              * @enum {string}
@@ -1249,6 +1343,8 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "disabled";
+            /** @description The names of the groups the person is in, sorted (released as the `groups` claim with the `groups` scope). */
+            groups: string[];
             /**
              * Format: date-time
              * @description ISO-8601 time in UTC
@@ -1307,6 +1403,7 @@ export interface components {
                     displayName: string;
                     email: string;
                     emailVerified: string;
+                    groups?: string;
                 };
             };
             ldap?: {
@@ -1321,11 +1418,17 @@ export interface components {
                     email: string;
                 };
                 adminGroupDn: string | null;
+                groupSearchBase: string | null;
+                groupSearchFilter: string;
             };
             /** @description oidc: whether a client secret is stored (it is never returned). */
             hasClientSecret?: boolean;
             /** @description ldap: whether a bind password is stored (it is never returned). */
             hasBindPassword?: boolean;
+            /** @description Upstream group name (or LDAP group DN) to Sesame group name. */
+            groupMapping: {
+                [key: string]: string;
+            };
             /** @description Send as `expectedVersion` to change or remove the provider. */
             version: number;
             /**
@@ -1340,6 +1443,27 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        Group: {
+            name: string;
+            displayName: string;
+            description: string;
+            memberCount: number;
+            /** @description Send as `expectedVersion` to change or remove the group; member changes do not change it. */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 time in UTC
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        GroupMember: {
+            subjectId: string;
+            account: string;
+            displayName: string;
+            /** @description `local` (managed with these operations), or `oidc:NAME` / `ldap:NAME`: the identity provider that sets it at each sign-in through it. */
+            source: string;
         };
         AccountSession: {
             /** @description Opaque id of the session (never its token). */
@@ -1466,7 +1590,7 @@ export interface operations {
                      *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Sesame Management API",
-                     *         "version": "0.1.0"
+                     *         "version": "0.2.0"
                      *       },
                      *       "paths": {}
                      *     }
@@ -1545,7 +1669,8 @@ export interface operations {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
                      *       },
-                     *       "locale": null
+                     *       "locale": null,
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1554,6 +1679,8 @@ export interface operations {
                         csrfToken: string;
                         user?: components["schemas"]["SessionUser"];
                         clientSecretPolicy?: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired?: boolean;
                         /** @description Signed in: the person's saved language (`PUT /account/locale`), null when none is saved (the console then follows the browser). */
                         locale?: ("en" | "zh-CN") | null;
                         /** @description Signed out: the enabled upstream OpenID Connect providers, each a "Continue with {displayName}" choice for `POST /auth/upstream/{name}/start`. */
@@ -1637,7 +1764,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1647,6 +1775,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -1918,7 +2048,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -1928,6 +2059,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2201,7 +2334,8 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
@@ -2211,6 +2345,8 @@ export interface operations {
                         csrfToken: string;
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2446,12 +2582,15 @@ export interface operations {
                      *       "clientSecretPolicy": {
                      *         "defaultGraceSeconds": 3600,
                      *         "maxGraceSeconds": 604800
-                     *       }
+                     *       },
+                     *       "enrolmentRequired": false
                      *     }
                      */
                     "application/json": {
                         user: components["schemas"]["SessionUser"];
                         clientSecretPolicy: components["schemas"]["ClientSecretPolicy"];
+                        /** @description true: the second-factor policy requires this person to have a second factor and they have none. The session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor; everything else answers 403 mfa_enrolment_required. After adding one, sign in again with its code. */
+                        enrolmentRequired: boolean;
                     };
                 };
             };
@@ -2546,6 +2685,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2663,7 +2814,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2671,7 +2822,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2806,6 +2957,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -2904,7 +3067,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2912,7 +3075,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3083,7 +3246,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3091,7 +3254,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3238,6 +3401,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -3301,7 +3476,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The user to add; find it with `GET /users/lookup?account=NAME`. */
+                    /** @description The user to add, by `subjectId`: look it up by exact account name first (the `lookupUser` operation). */
                     subjectId: string;
                     /**
                      * @description Defaults to `maintainer`. The owner changes only by transfer.
@@ -3385,7 +3560,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3393,7 +3568,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3557,7 +3732,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3565,7 +3740,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3743,7 +3918,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3751,7 +3926,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3914,7 +4089,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3922,7 +4097,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4041,6 +4216,7 @@ export interface operations {
                      *             "email"
                      *           ],
                      *           "requirePkce": true,
+                     *           "claimsInIdToken": false,
                      *           "status": "active",
                      *           "revision": 1,
                      *           "secrets": [
@@ -4071,6 +4247,7 @@ export interface operations {
                      *             "profile"
                      *           ],
                      *           "requirePkce": true,
+                     *           "claimsInIdToken": false,
                      *           "status": "active",
                      *           "revision": 1,
                      *           "secrets": [],
@@ -4107,6 +4284,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4194,10 +4383,12 @@ export interface operations {
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
-                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+                    /** @description Allowed scopes: openid, profile, email, student, groups, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
+                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
                     /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
+                    /** @description Defaults to false. true: the ID token also carries the profile, email and groups claims the granted scopes release at userinfo (for applications that read only the ID token). */
+                    claimsInIdToken?: boolean;
                 };
             };
         };
@@ -4228,6 +4419,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4289,7 +4481,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4297,7 +4489,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4417,6 +4609,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4460,6 +4653,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4563,7 +4768,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4571,7 +4776,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4719,6 +4924,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -4765,7 +4971,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4773,7 +4979,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4894,10 +5100,12 @@ export interface operations {
                     redirectUris: string[];
                     /** @description Where /session/end may send the user back; the same URI rules. */
                     postLogoutRedirectUris?: string[];
-                    /** @description Allowed scopes: openid, profile, email, student, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
-                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "offline_access")[];
+                    /** @description Allowed scopes: openid, profile, email, student, groups, offline_access. Must contain openid; a spa client cannot have offline_access. The assistant scopes (sesame:read, sesame:write, sesame:admin) are not listed here: any native client may ask for them. */
+                    scopeWhitelist: ("openid" | "profile" | "email" | "student" | "groups" | "offline_access")[];
                     /** @description Defaults to true. Only a web client may set false; spa and native clients always require PKCE (S256). */
                     requirePkce?: boolean;
+                    /** @description Defaults to false. true: the ID token also carries the profile, email and groups claims the granted scopes release at userinfo (for applications that read only the ID token). */
+                    claimsInIdToken?: boolean;
                     /**
                      * @description Optional; if given it must be the client's current type. A client's type never changes (409 invalid_client_type).
                      * @enum {string}
@@ -4934,6 +5142,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 2,
                      *         "secrets": [
@@ -4980,7 +5189,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4988,7 +5197,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5129,6 +5338,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5197,7 +5407,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5205,7 +5415,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5342,6 +5552,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5388,7 +5599,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5396,7 +5607,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5531,6 +5742,7 @@ export interface operations {
                      *           "email"
                      *         ],
                      *         "requirePkce": true,
+                     *         "claimsInIdToken": false,
                      *         "status": "active",
                      *         "revision": 1,
                      *         "secrets": [
@@ -5580,7 +5792,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5588,7 +5800,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -5749,6 +5961,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -5845,6 +6069,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Not found: `not_found` (each example says what it means and what to do). */
             404: {
                 headers: {
@@ -5926,6 +6162,9 @@ export interface operations {
                      *           "studentStatus": "active",
                      *           "isAdmin": false,
                      *           "status": "active",
+                     *           "groups": [
+                     *             "staff"
+                     *           ],
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
                      *         }
@@ -5949,7 +6188,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5957,7 +6196,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6047,6 +6286,7 @@ export interface operations {
                      *         "studentStatus": "active",
                      *         "isAdmin": false,
                      *         "status": "active",
+                     *         "groups": [],
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
                      *       }
@@ -6103,7 +6343,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6111,7 +6351,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6229,6 +6469,9 @@ export interface operations {
                      *         "studentStatus": "active",
                      *         "isAdmin": false,
                      *         "status": "disabled",
+                     *         "groups": [
+                     *           "staff"
+                     *         ],
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
                      *       }
@@ -6263,7 +6506,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6271,7 +6514,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6392,7 +6635,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `use_my_account`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `use_my_account`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6400,7 +6643,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "use_my_account" | "csrf_failed";
+                        error?: "forbidden" | "use_my_account" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6487,14 +6730,17 @@ export interface operations {
                      * @example {
                      *       "email": "alice@example.com",
                      *       "emailVerified": true,
+                     *       "pendingEmail": null,
                      *       "mailEnabled": true
                      *     }
                      */
                     "application/json": {
-                        /** @description Your address; null when none is set. */
+                        /** @description Your address in force; null when none is set. */
                         email: string | null;
-                        /** @description Whether the address is verified (`email_verified` in ID tokens). */
+                        /** @description Whether the address is verified (`email_verified` in ID tokens). Reset links are mailed only to a verified address. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                         /** @description Whether Sesame sends mail (SMTP_URL). Without it, `POST /account/email` is refused: ask an administrator to set your address. */
                         mailEnabled: boolean;
                     };
@@ -6509,6 +6755,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6557,14 +6815,14 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: email
-                     * @description Your new address. It stays unverified (`email_verified: false`) until you open the link mailed to it.
+                     * @description Your new address. It is only pending until you open the link mailed to it; your current address stays in force until then.
                      */
                     email: string;
                 };
             };
         };
         responses: {
-            /** @description The address is set and the verification mail is queued. */
+            /** @description The verification mail to the new address is queued; the current address is unchanged. */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -6573,13 +6831,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "email": "alice@example.com",
-                     *       "emailVerified": false
+                     *       "emailVerified": true,
+                     *       "pendingEmail": "alice@example.org"
                      *     }
                      */
                     "application/json": {
-                        email: string;
-                        /** @description false until the link mailed to the address is confirmed; true only when you sent your current, already verified address. */
+                        /** @description Your current address, unchanged: it stays in force until the new one is confirmed. */
+                        email: string | null;
+                        /** @description Whether your current address is verified. */
                         emailVerified: boolean;
+                        /** @description The address waiting for its verification link (valid 24 hours); it replaces `email` once the link is confirmed. null when none waits. */
+                        pendingEmail: string | null;
                     };
                 };
             };
@@ -6607,7 +6869,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `reauthentication_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6615,7 +6877,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "reauthentication_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6732,7 +6994,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6740,7 +7002,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6869,7 +7131,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6877,7 +7139,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6949,7 +7211,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6957,7 +7219,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7055,7 +7317,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7063,7 +7325,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7173,7 +7435,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `use_my_account`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `use_my_account`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7181,7 +7443,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "use_my_account" | "csrf_failed";
+                        error?: "forbidden" | "use_my_account" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7320,7 +7582,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7328,7 +7590,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7402,7 +7664,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7410,7 +7672,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7518,10 +7780,14 @@ export interface operations {
                      *               "account": "preferred_username",
                      *               "displayName": "name",
                      *               "email": "email",
-                     *               "emailVerified": "email_verified"
+                     *               "emailVerified": "email_verified",
+                     *               "groups": "groups"
                      *             }
                      *           },
                      *           "hasClientSecret": true,
+                     *           "groupMapping": {
+                     *             "campus-staff": "staff"
+                     *           },
                      *           "version": 1,
                      *           "createdAt": "2026-11-21T09:30:00.000Z",
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -7546,7 +7812,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7554,7 +7820,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden";
+                        error?: "forbidden" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7633,7 +7899,7 @@ export interface operations {
                     provisioning: "create" | "existing_only";
                     /** @description Default false. When true, a first sign-in whose upstream email is verified links to the one person with that verified address. An unverified upstream email never links. */
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
                     /** @description Required when `type` is `oidc`. */
                     oidc?: {
@@ -7651,11 +7917,13 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
                     /** @description Required when `type` is `ldap`. */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url: string;
                         /** @description Default false. */
                         startTls?: boolean;
@@ -7674,6 +7942,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description `{"<upstream group name, or LDAP group DN>": "<Sesame group name>"}`. At each sign-in through the provider, the person's memberships from it are replaced by the mapped groups (LDAP DNs compare case-insensitively); unmapped upstream groups and mappings to groups that do not exist are ignored. Absent: `{}`. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -7709,10 +7985,14 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified"
+                     *             "emailVerified": "email_verified",
+                     *             "groups": "groups"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {
+                     *           "campus-staff": "staff"
+                     *         },
                      *         "version": 1,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T09:30:00.000Z"
@@ -7753,7 +8033,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7761,7 +8041,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7882,7 +8162,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7890,7 +8170,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8000,9 +8280,9 @@ export interface operations {
                     /** @enum {string} */
                     provisioning?: "create" | "existing_only";
                     linkByVerifiedEmail?: boolean;
-                    /** @description Only people whose upstream email is at one of these domains may sign in; empty or absent: every domain. */
+                    /** @description Only people whose upstream email is at one of these domains, and verified by an OpenID Connect upstream (`email_verified: true`), may sign in; a directory's mail attribute counts as it is. Empty or absent: every domain. */
                     allowedEmailDomains?: string[];
-                    /** @description Only the fields to change; `clientSecret` replaces the stored secret. */
+                    /** @description Only the fields to change; `clientSecret` replaces the stored secret, and is required again when `issuer` changes (the stored secret never goes to a new issuer). */
                     oidc?: {
                         /** @description The upstream issuer; Sesame reads `{issuer}/.well-known/openid-configuration` when the provider is added or changed. */
                         issuer?: string;
@@ -8018,11 +8298,13 @@ export interface operations {
                             displayName?: string;
                             email?: string;
                             emailVerified?: string;
+                            /** @description A claim holding the person's upstream group names (a list, or one name), mapped through `groupMapping` at each sign-in; absent: groups are not read. */
+                            groups?: string;
                         };
                     };
-                    /** @description Only the fields to change; `bindPassword` replaces the stored password. */
+                    /** @description Only the fields to change; `bindPassword` replaces the stored password, and is required again when `url` changes (the stored password never goes to a new server). */
                     ldap?: {
-                        /** @description ldap:// (with `startTls` to upgrade) or ldaps://. */
+                        /** @description ldaps://, or ldap:// with `startTls: true`. Plain ldap:// (passwords in clear) is refused with 400 unless the host is a loopback address. */
                         url?: string;
                         /** @description Default false. */
                         startTls?: boolean;
@@ -8041,6 +8323,14 @@ export interface operations {
                         };
                         /** @description Members of this group are administrators in Sesame; absent or null: the directory decides nothing about it. */
                         adminGroupDn?: string | null;
+                        /** @description Where the person's groups are searched at each sign-in (their DNs are mapped through `groupMapping`); absent or null: groups are not read. */
+                        groupSearchBase?: string | null;
+                        /** @description Default `(member={dn})`; `{dn}` is replaced by the RFC 4515-escaped DN of the person's entry. */
+                        groupSearchFilter?: string;
+                    };
+                    /** @description Replaces the whole mapping. */
+                    groupMapping?: {
+                        [key: string]: string;
                     };
                 };
             };
@@ -8076,10 +8366,14 @@ export interface operations {
                      *             "account": "preferred_username",
                      *             "displayName": "name",
                      *             "email": "email",
-                     *             "emailVerified": "email_verified"
+                     *             "emailVerified": "email_verified",
+                     *             "groups": "groups"
                      *           }
                      *         },
                      *         "hasClientSecret": true,
+                     *         "groupMapping": {
+                     *           "campus-staff": "staff"
+                     *         },
                      *         "version": 2,
                      *         "createdAt": "2026-11-21T09:30:00.000Z",
                      *         "updatedAt": "2026-11-21T10:15:00.000Z"
@@ -8115,7 +8409,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8123,7 +8417,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed";
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8148,6 +8442,912 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "groups": [
+                     *         {
+                     *           "name": "staff",
+                     *           "displayName": "Staff",
+                     *           "description": "Everyone employed by the school",
+                     *           "memberCount": 12,
+                     *           "version": 1,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        groups: components["schemas"]["Group"][];
+                    };
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. 1-255 visible ASCII characters, e.g. a UUID you make for this change. Sent again with the same body within 24 hours, it answers the first response again (with `"replayed": true` and without any one-time secret) instead of creating a second time; with another body it is refused with 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "staff",
+                 *       "displayName": "Staff",
+                 *       "description": "Everyone employed by the school"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Unique slug; what applications see in the `groups` claim. Cannot be changed.
+                     * @example staff
+                     */
+                    name: string;
+                    /** @description What people see in the console. */
+                    displayName: string;
+                    /** @description Free text: what the group is for. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group": {
+                     *         "name": "staff",
+                     *         "displayName": "Staff",
+                     *         "description": "Everyone employed by the school",
+                     *         "memberCount": 0,
+                     *         "version": 1,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        group: components["schemas"]["Group"];
+                        /**
+                         * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
+                         * @constant
+                         */
+                        replayed?: true;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_reused` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_reused";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 1
+                 *     }
+                 */
+                "application/json": {
+                    expectedVersion: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedVersion": 1,
+                 *       "displayName": "All staff"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `version` you last read; a stale one is refused with 409 version_conflict. */
+                    expectedVersion: number;
+                    /** @description What people see in the console. */
+                    displayName?: string;
+                    /** @description Free text: what the group is for. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The changed group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group": {
+                     *         "name": "staff",
+                     *         "displayName": "All staff",
+                     *         "description": "Everyone employed by the school",
+                     *         "memberCount": 12,
+                     *         "version": 2,
+                     *         "createdAt": "2026-11-21T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        group: components["schemas"]["Group"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `version_conflict` (each example says what it means and what to do). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "version_conflict";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGroupMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "members": [
+                     *         {
+                     *           "subjectId": "usr_2kQ9mW2xR7tY5uP1",
+                     *           "account": "alice",
+                     *           "displayName": "Alice Example",
+                     *           "source": "local"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        members: components["schemas"]["GroupMember"][];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+                /** @description The person's subjectId. */
+                subjectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person is a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's name. */
+                name: string;
+                /** @description The person's subjectId. */
+                subjectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person is not a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `not_found` (each example says what it means and what to do). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8257,7 +9457,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `reauthentication_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8265,7 +9465,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "reauthentication_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8380,6 +9580,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -8450,7 +9662,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8458,7 +9670,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -8576,6 +9788,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -8646,7 +9870,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8654,7 +9878,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9463,7 +10687,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `reauthentication_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9471,7 +10695,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "reauthentication_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9581,7 +10805,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `reauthentication_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9589,7 +10813,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "reauthentication_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9848,6 +11072,18 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed: `mfa_enrolment_required` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "mfa_enrolment_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Server error: `internal_error` (each example says what it means and what to do). */
             500: {
                 headers: {
@@ -9918,7 +11154,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `reauthentication_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9926,7 +11162,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "reauthentication_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -10,6 +10,7 @@ const SCOPE_KEYS = {
   profile: 'console.clientConfig.scope.profile',
   email: 'console.clientConfig.scope.email',
   student: 'console.clientConfig.scope.student',
+  groups: 'console.clientConfig.scope.groups',
   offline_access: 'console.clientConfig.scope.offline_access',
 } as const satisfies Record<Scope, MessageKey>;
 

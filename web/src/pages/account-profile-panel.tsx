@@ -80,6 +80,12 @@ const TEXT = {
   get sending() {
     return t('console.accountProfile.sending');
   },
+  get pendingLabel() {
+    return t('console.accountProfile.pendingLabel');
+  },
+  get pendingHint() {
+    return t('console.accountProfile.pendingHint');
+  },
   linkSent: (email: string) => t('console.accountProfile.linkSent', { email }),
   alreadyVerified: (email: string) => t('console.accountProfile.alreadyVerified', { email }),
   get noMail() {
@@ -200,8 +206,8 @@ function EmailSection() {
       // An empty field with an unverified address on file asks for a new link to that address.
       const target = email.trim() || (current.data.email && !current.data.emailVerified ? current.data.email : '');
       const saved = await unwrap(api.POST('/account/email', { body: { email: target } }));
-      current.set({ ...current.data, email: saved.email, emailVerified: saved.emailVerified });
-      setNotice(saved.emailVerified ? TEXT.alreadyVerified(saved.email) : TEXT.linkSent(saved.email));
+      current.set({ ...current.data, email: saved.email, emailVerified: saved.emailVerified, pendingEmail: saved.pendingEmail });
+      setNotice(saved.pendingEmail !== null && saved.pendingEmail === target ? TEXT.linkSent(target) : TEXT.alreadyVerified(target));
       setEmail('');
     } catch (caught) {
       setError(toApiError(caught));
@@ -226,6 +232,15 @@ function EmailSection() {
                 {data.email && <Badge tone={data.emailVerified ? 'success' : 'warning'}>{data.emailVerified ? TEXT.verified : TEXT.unverified}</Badge>}
               </dd>
             </div>
+            {data.pendingEmail && (
+              <div>
+                <dt>{TEXT.pendingLabel}</dt>
+                <dd>
+                  <span>{data.pendingEmail}</span>
+                  <p class="small muted">{TEXT.pendingHint}</p>
+                </dd>
+              </div>
+            )}
           </dl>
           {data.email && !data.emailVerified && <p class="small muted">{TEXT.unverifiedHint}</p>}
           <div role="status">{notice && <div class="alert alert-success">{notice}</div>}</div>

@@ -81,7 +81,7 @@ export const en = {
   'scope.offline_access': 'Stay connected while you are away, until you sign out of it or it is revoked',
   'scope.sesame:read': 'See your projects, their members, clients and audit trail, and your own sessions, connected applications and sign-in factors',
   'scope.sesame:write':
-    'Make every change your role allows: create and edit projects, register and change clients, rotate and revoke secrets, manage members; and change your own account: password, sessions, connected applications and sign-in factors',
+    'Make every change your role allows: create and edit projects, register and change clients, rotate and revoke secrets, manage members; and end your sessions and withdraw connected applications (never your password, email or sign-in factors: only you change those, in the console)',
   'scope.sesame:admin': 'Use your administrator rights: manage people and instance settings',
 
   // Sign out.

@@ -81,4 +81,21 @@ describe('loadConfig', () => {
       ]);
     }
   });
+
+  it('turns client ID metadata documents on by default, off on request, and reads the allowed hosts as host:port pairs', () => {
+    expect(loadConfig({}).assistantMetadata).toEqual({ enabled: true, allowedHosts: [] });
+    expect(loadConfig({ ASSISTANT_METADATA_DOCUMENTS: 'off' }).assistantMetadata.enabled).toBe(false);
+    expect(loadConfig({ ASSISTANT_METADATA_DOCUMENTS: 'on' }).assistantMetadata.enabled).toBe(true);
+    expect(loadConfig({ ASSISTANT_METADATA_ALLOWED_HOSTS: 'LocalHost:8443, [::1]:443,docs.internal:443' }).assistantMetadata.allowedHosts).toEqual([
+      'localhost:8443',
+      '[::1]:443',
+      'docs.internal:443',
+    ]);
+    expect(problemsOf({ ASSISTANT_METADATA_DOCUMENTS: 'maybe' })).toEqual(['ASSISTANT_METADATA_DOCUMENTS: must be on or off']);
+    for (const value of ['localhost', 'localhost:0', 'localhost:70000', 'https://localhost:8443', '::1:443', 'a b:1']) {
+      expect(problemsOf({ ASSISTANT_METADATA_ALLOWED_HOSTS: value })).toEqual([
+        'ASSISTANT_METADATA_ALLOWED_HOSTS: must be comma-separated host:port pairs, e.g. localhost:8443,[::1]:8443,docs.internal:443',
+      ]);
+    }
+  });
 });

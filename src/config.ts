@@ -5,6 +5,10 @@ const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const onOffText = z
+  .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], { error: 'must be on or off' })
+  .transform((v) => v === 'on' || v === 'true' || v === '1' || v === 'yes');
+
 const optionalText = z
   .string()
   .optional()
@@ -48,6 +52,13 @@ export const REAUTH_WINDOW_DEFAULT_SECONDS = 600;
 
 /** How often an instance re-reads the published signing keys, so a rotation made elsewhere (the CLI, another instance) is served within it. */
 export const SIGNING_KEY_REFRESH_DEFAULT_SECONDS = 30;
+
+/** `host:port` as ASSISTANT_METADATA_ALLOWED_HOSTS lists it, lower-cased (an IPv6 address in brackets); undefined when it is not one. */
+export function hostAndPort(entry: string): string | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?):(\d{1,5})$/i.exec(entry);
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) return undefined;
+  return `${match[1]!.toLowerCase()}:${Number(match[2])}`;
+}
 
 function isTrustProxyValue(value: string): boolean {
   if (/^\d{1,2}$/.test(value)) return true;
@@ -103,6 +114,8 @@ const environmentSchema = z.object({
   REAUTH_WINDOW_SECONDS: windowSeconds(),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// (STARTTLS when the server offers it) or smtps:// (TLS) URL, e.g. smtp://user:password@mail.example.com:587' }).optional()),
   MAIL_FROM: optionalText.refine((v) => v === undefined || /^[^<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(v), 'must be an address, e.g. sesame@example.com or "Sesame <sesame@example.com>"'),
+  ASSISTANT_METADATA_DOCUMENTS: optionalText.pipe(onOffText.optional()),
+  ASSISTANT_METADATA_ALLOWED_HOSTS: optionalText.refine((v) => v === undefined || v.split(',').every((entry) => hostAndPort(entry.trim()) !== undefined), 'must be comma-separated host:port pairs, e.g. localhost:8443,[::1]:8443,docs.internal:443'),
   SHUTDOWN_GRACE_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>({ error: 'must be a number of seconds' }).int('must be a whole number of seconds').min(0, 'must be 0 or more').max(600, 'must be at most 600 seconds').optional()),
 });
 
@@ -144,6 +157,15 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     reauthWindowSeconds: env.REAUTH_WINDOW_SECONDS ?? REAUTH_WINDOW_DEFAULT_SECONDS,
     /** Unset SMTP_URL: Sesame sends no mail, and invitations, resets and verification say so. */
     mail: env.SMTP_URL === undefined ? undefined : { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM ?? defaultMailFrom(env.OIDC_ISSUER ?? `http://localhost:${port}`) },
+    /**
+     * Client ID metadata documents (an assistant's client_id is the https URL of its metadata): on by default,
+     * since that is how MCP clients unknown to Sesame connect. `allowedHosts` may be fetched although they
+     * resolve to private or loopback addresses (tests, private networks).
+     */
+    assistantMetadata: {
+      enabled: env.ASSISTANT_METADATA_DOCUMENTS ?? true,
+      allowedHosts: (env.ASSISTANT_METADATA_ALLOWED_HOSTS ?? '').split(',').map((entry) => hostAndPort(entry.trim())).filter((entry): entry is string => entry !== undefined),
+    },
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS ?? SHUTDOWN_GRACE_DEFAULT_SECONDS,
     rateLimits: {
       signIn: {

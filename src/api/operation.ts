@@ -16,7 +16,7 @@ export interface SignedIn {
   /** The session's bearer token or cookie value, for logout and CSRF; never logged or returned. */
   token: string;
   /** Set when the bearer is an OAuth access token of an assistant (native client), not a password session. */
-  assistant?: { clientId: string; scopes: readonly string[] };
+  assistant?: { clientId: string; clientName?: string | null; grantId: string; scopes: readonly string[] };
   /** A console session's last proof of the person (sign-in or re-authentication), epoch ms. */
   provenAt?: number;
   /** A session opened for a person who must enrol a second factor: it may only enrol (src/api/enrolment-session.ts). */

@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import type { AnyOperation, HttpMethod, SignedIn } from './operation.ts';
 import { refuseDuringEnrolment } from './enrolment-session.ts';
 import { runOperation, type OperationSurface } from './operation-pipeline.ts';
+import { InsufficientScopeError } from './operation-scope.ts';
 import { restWords } from './operation-words.ts';
 
 /** How a surface recognises its signed-in user: bearer token (agent) or cookie plus CSRF header (console). */
@@ -13,6 +14,8 @@ export interface SurfaceAuth {
   surface: 'agent' | 'console';
   /** The signed-in user, or an AppError (login_required; csrf_failed on console writes). */
   authenticate(request: FastifyRequest, method: HttpMethod, reply: FastifyReply): Promise<SignedIn>;
+  /** The WWW-Authenticate challenge of a 403 insufficient_scope (surfaces that accept OAuth tokens). */
+  insufficientScopeChallenge?(error: InsufficientScopeError): string;
 }
 
 export interface ApiDeps {
@@ -63,7 +66,7 @@ export function restSurface(operations: readonly AnyOperation[], auth: SurfaceAu
         isAdmin: signedIn?.user.isAdmin ?? false,
         surface: auth.surface,
         ip: request.ip,
-        ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, scopes: signedIn.assistant.scopes } : {}),
+        ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, viaClientName: signedIn.assistant.clientName ?? null, scopes: signedIn.assistant.scopes } : {}),
         ...(signedIn?.provenAt !== undefined ? { provenAt: signedIn.provenAt } : {}),
       };
       return { actor, signedIn };
@@ -71,7 +74,8 @@ export function restSurface(operations: readonly AnyOperation[], auth: SurfaceAu
     argumentsOf: (_operation, { request }) => ({ params: request.params, query: request.query, body: request.body, idempotencyKey: request.headers['idempotency-key'] }),
     transport: (call) => call,
     answer: (_operation, { status, body }, { reply }) => (status === 204 ? reply.status(204).send() : reply.status(status).send(body)),
-    refuse(_operation, refusal, _call, cause) {
+    refuse(_operation, refusal, { reply }, cause) {
+      if (cause instanceof InsufficientScopeError && auth.insufficientScopeChallenge) void reply.header('www-authenticate', auth.insufficientScopeChallenge(cause));
       // Fastify's own failures (parsing, size) and unforeseen ones reach the app's error handler as they are, which maps and logs them.
       throw cause instanceof AppError ? refusal : cause;
     },

@@ -10,6 +10,8 @@ export interface Actor {
   ip: string | null;
   /** The assistant (native client) whose OAuth access token made the request; audited as viaClientId. */
   viaClientId?: string | null;
+  /** That assistant's name, audited with it: its registered name, or its metadata document's name when the person consented. */
+  viaClientName?: string | null;
   /**
    * The assistant scopes of that token (sesame:read, sesame:write, sesame:admin); undefined for a
    * password session or cookie, which the person's role alone bounds.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grantableScopes, missingScope, scopesRequiredFor } from './assistant-scopes.ts';
+import { grantableScopes, missingScope, scopesRequiredFor, steppedUpScopes } from './assistant-scopes.ts';
 import { nativeRedirectUriMatches } from './client-rules.ts';
 
 describe('assistant scopes', () => {
@@ -9,6 +9,14 @@ describe('assistant scopes', () => {
     expect(scopesRequiredFor({ method: 'GET', path: '/admin/users' })).toEqual(['sesame:read', 'sesame:admin']);
     expect(scopesRequiredFor({ method: 'POST', path: '/admin/users' })).toEqual(['sesame:write', 'sesame:admin']);
     expect(scopesRequiredFor({ method: 'GET', path: '/administrators' })).toEqual(['sesame:read']);
+    expect(scopesRequiredFor({ method: 'POST', path: '/auth/disconnect' })).toEqual(['sesame:read']);
+  });
+
+  it('steps up to what the token has plus what the operation needs, in one order', () => {
+    expect(steppedUpScopes(['sesame:read'], { method: 'POST', path: '/projects' })).toEqual(['sesame:read', 'sesame:write']);
+    expect(steppedUpScopes(['sesame:write'], { method: 'GET', path: '/admin/users' })).toEqual(['sesame:read', 'sesame:write', 'sesame:admin']);
+    expect(steppedUpScopes(['sesame:read', 'sesame:write'], { method: 'PATCH', path: '/admin/users/:subjectId' })).toEqual(['sesame:read', 'sesame:write', 'sesame:admin']);
+    expect(steppedUpScopes(['sesame:admin'], { method: 'GET', path: '/projects' })).toEqual(['sesame:read', 'sesame:admin']);
   });
 
   it('lets sesame:write imply sesame:read and nothing imply sesame:admin', () => {

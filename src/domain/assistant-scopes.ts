@@ -19,12 +19,20 @@ export type AssistantResource = keyof typeof ASSISTANT_RESOURCE_PATHS;
 
 export const isAssistantScope = (scope: string): scope is AssistantScope => (ASSISTANT_SCOPES as readonly string[]).includes(scope);
 
+/** What an assistant asks for by default, and what the 401's `scope` names: never sesame:admin, which an administrator's assistant asks for explicitly. */
+export const DEFAULT_ASSISTANT_SCOPES: readonly AssistantScope[] = ['sesame:read', 'sesame:write'];
+
+/** The Agent API path (and MCP tool) by which an assistant ends its own connection: leaving needs no more than reading. */
+export const DISCONNECT_PATH = '/auth/disconnect';
+
 /**
  * The one mapping of an operation to the scopes a token needs for it: reads need sesame:read, every
- * other method sesame:write, and the administrators' operations (`/admin/...`) sesame:admin as well.
+ * other method sesame:write (except disconnecting, which sesame:read allows), and the administrators'
+ * operations (`/admin/...`) sesame:admin as well.
  */
 export function scopesRequiredFor(operation: { method: string; path: string }): AssistantScope[] {
-  const required: AssistantScope[] = [operation.method === 'GET' ? 'sesame:read' : 'sesame:write'];
+  const readOnly = operation.method === 'GET' || (operation.method === 'POST' && operation.path === DISCONNECT_PATH);
+  const required: AssistantScope[] = [readOnly ? 'sesame:read' : 'sesame:write'];
   if (operation.path === '/admin' || operation.path.startsWith('/admin/')) required.push('sesame:admin');
   return required;
 }
@@ -38,6 +46,15 @@ export function scopeGranted(granted: readonly string[], required: AssistantScop
 /** The first scope the operation needs that the token lacks, or undefined when it has them all. */
 export function missingScope(granted: readonly string[], operation: { method: string; path: string }): AssistantScope | undefined {
   return scopesRequiredFor(operation).find((scope) => !scopeGranted(granted, scope));
+}
+
+/**
+ * The scope a token must be re-authorized with to call the operation (RFC 6750's insufficient_scope
+ * challenge): what it has plus what the operation needs, so stepping up never loses a scope.
+ */
+export function steppedUpScopes(granted: readonly string[], operation: { method: string; path: string }): AssistantScope[] {
+  const wanted = new Set([...granted, ...scopesRequiredFor(operation)]);
+  return ASSISTANT_SCOPES.filter((scope) => wanted.has(scope));
 }
 
 /**

@@ -49,3 +49,15 @@ export function capabilitiesOf(role: ProjectRole | null, isAdmin: boolean): read
   if (isAdmin) return ROLE_CAPABILITIES.owner;
   return role ? ROLE_CAPABILITIES[role] : [];
 }
+
+/** What the caller may still do while a project is archived: read it, and un-archive it if they may manage it. */
+const ARCHIVED_CAPABILITIES: readonly Capability[] = ['read', 'manage_project'];
+
+/**
+ * The capabilities a project shows its caller (DESIGN 5): the role's, except while the project is
+ * archived, when only reading and (for whoever may un-archive it) managing the project remain.
+ */
+export function shownCapabilities(role: ProjectRole | null, isAdmin: boolean, status: 'active' | 'archived'): readonly Capability[] {
+  const held = capabilitiesOf(role, isAdmin);
+  return status === 'archived' ? held.filter((capability) => ARCHIVED_CAPABILITIES.includes(capability)) : held;
+}

@@ -1,6 +1,8 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_ARGUMENT } from '../api/idempotency-key.ts';
 import { isCreating, type AnyOperation, type SignedIn } from '../api/operation.ts';
+import { InsufficientScopeError } from '../api/operation-scope.ts';
 import { runOperation, type OperationSurface, type RequestPart, type SentArguments } from '../api/operation-pipeline.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { NameOperation } from '../domain/pointed-text.ts';
@@ -21,7 +23,12 @@ export interface ToolCallContext {
   services: Services;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** Told when a call needs more scope than the token has: the HTTP answer becomes the 403 challenge. */
+  onInsufficientScope?(error: InsufficientScopeError): void;
 }
+
+/** JSON-RPC's "invalid request" code: the call cannot run with this token, whatever its arguments. */
+const INSUFFICIENT_SCOPE_RPC_CODE = -32600;
 
 interface ToolCall {
   args: Record<string, unknown>;
@@ -68,6 +75,12 @@ const MCP_SURFACE: OperationSurface<ToolCall, ToolResult> = {
     return { content: [{ type: 'text', text: summarise(operation, structured) }], structuredContent: structured };
   },
   refuse(operation, refusal, { context }, cause) {
+    // Outside the token's scopes: not a tool result but a JSON-RPC error in a 403 with the insufficient_scope
+    // challenge (register-mcp.ts), so an MCP client re-authorizes with the challenged scope and retries.
+    if (cause instanceof InsufficientScopeError) {
+      context.onInsufficientScope?.(cause);
+      throw new McpError(INSUFFICIENT_SCOPE_RPC_CODE, refusal.message, refusal.toBody());
+    }
     if (refusal.code === 'internal_error') context.request.log.error({ err: cause, tool: operation.operationId }, 'MCP tool failed');
     return toolError(refusal);
   },

@@ -8,6 +8,10 @@ import { pruneExpiredNowAndThen } from './expired-payloads.ts';
 interface AdapterDeps {
   store: Store;
   clock: Clock;
+  /** Told when a refresh token used concurrently with its own rotation ended its grant (the loser of consume). */
+  onRefreshTokenReuse?: (ended: { grantId: string; accountId: string | null; clientId: string | null; clientName: string | null }) => void;
+  /** Told when oidc-provider's own revocation deleted a grant: of requests racing to end one grant, only one is told. */
+  onGrantDestroyed?: (grantId: string) => void;
 }
 
 /**
@@ -83,7 +87,7 @@ function createSessionResaves() {
   };
 }
 
-function payloadAdapter(kind: string, { store, clock }: AdapterDeps, afterWrite: () => void): Adapter {
+function payloadAdapter(kind: string, { store, clock, onRefreshTokenReuse, onGrantDestroyed }: AdapterDeps, afterWrite: () => void): Adapter {
   const payloads = store.repos.oidcPayloads;
   const sessions = kind === 'Session' ? createSessionResaves() : undefined;
   return {
@@ -119,12 +123,13 @@ function payloadAdapter(kind: string, { store, clock }: AdapterDeps, afterWrite:
       // concurrent uses would both pass the check. Only the first to mark it here wins; a loser is a
       // reuse and is answered as oidc-provider answers one found already consumed.
       if (await payloads.consume(kind, id, clock.now())) return;
-      await payloads.revokeGrantOf(kind, id);
+      const ended = await payloads.revokeGrantOf(kind, id);
+      if (ended && kind === 'RefreshToken') onRefreshTokenReuse?.(ended);
       throw new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
     },
     async destroy(id) {
       sessions?.forget(id);
-      await payloads.destroy(kind, id);
+      if ((await payloads.destroy(kind, id)) && kind === 'Grant') onGrantDestroyed?.(id);
     },
     async revokeByGrantId(grantId) {
       await payloads.revokeByGrantId(kind, grantId);

@@ -49,7 +49,8 @@ function toMetadata({ client, projectStatus, secrets }: ProtocolClient): Adapter
   const { redirectUris, postLogoutRedirectUris, scopeWhitelist: scopes } = client;
   const web = client.clientType === 'web';
   const native = client.clientType === 'native';
-  const refreshTokens = (web || native) && scopes.includes('offline_access');
+  // An assistant (native) always may stay connected (DESIGN 15); whether it does is decided per request (assistantStaysConnected).
+  const refreshTokens = native || (web && scopes.includes('offline_access'));
 
   const metadata: AdapterPayload & SesameClientFields = {
     client_id: client.clientId,

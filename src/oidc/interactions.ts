@@ -9,7 +9,8 @@ import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import type { LiveProvider } from './live-provider.ts';
 import { interactionCsrfToken, interactionCsrfValid } from './interaction-csrf.ts';
 import { pageSecurityHeaders } from './page-security.ts';
-import { assistantConsentRequest, grantAssistantScopes } from './assistant-consent.ts';
+import { assistantConsentRequest, grantAssistantScopes, parseAccessChoice } from './assistant-consent.ts';
+import { isMetadataDocumentClientId, metadataDocumentHost } from './assistant-metadata-documents.ts';
 import { assistantStaysConnected } from './assistant-resources.ts';
 import type { SesameClientFields } from './client-metadata.ts';
 import { renderConsentPage } from './pages/consent-page.ts';
@@ -17,6 +18,7 @@ import { errorPageText, explainProtocolError, renderErrorPage } from './pages/er
 import type { PageLanguage } from './pages/layout.ts';
 import { pageLanguage, rememberLanguageChoice } from './page-language.ts';
 import { renderLoginPage } from './pages/login-page.ts';
+import { auditPageSignIn } from './page-sign-in-audit.ts';
 import { renderOneTimeCodePage } from './pages/one-time-code-page.ts';
 import type { OidcDeps } from './provider.ts';
 import { rememberConsent } from './remembered-consent.ts';
@@ -85,7 +87,9 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
   }
 
   async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean) {
+    const clientId = result.login ? (await live.current().interactionDetails(request.raw, reply.raw)).params.client_id : undefined;
     const returnTo = await live.current().interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    if (result.login) await auditPageSignIn(deps.services, request, result.login, clientId);
     return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
   }
 
@@ -98,6 +102,8 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     const user = await deps.services.users.getUser(interaction.session?.accountId ?? '');
     if (!user) return wrongStep(reply, languageOf(request, interaction));
     const client = await live.current().Client.find(String(interaction.params.client_id));
+    const assistant = assistantConsentRequest(interaction, user, client ? assistantStaysConnected(client, { resource: interaction.params.resource }) : false);
+    if (assistant && client) assistant.origin = await assistantOrigin(client.clientId);
     return sendPage(reply, 200, renderConsentPage({
       language: languageOf(request, interaction, user.locale),
       uid: interaction.uid,
@@ -106,8 +112,16 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       userName: user.displayName,
       account: user.account,
       scopes: requestedScopes(interaction),
-      assistant: assistantConsentRequest(interaction, user, client ? assistantStaysConnected(client, { resource: interaction.params.resource }) : false),
+      assistant,
     }), [interaction.params.redirect_uri as string]);
+  }
+
+  /** Where an assistant comes from, for its consent page: the host of its metadata document, or its project. */
+  async function assistantOrigin(clientId: string): Promise<{ documentHost: string } | { project: string } | undefined> {
+    if (isMetadataDocumentClientId(clientId)) return { documentHost: metadataDocumentHost(clientId) };
+    const found = await live.store.repos.clients.findForProtocol(clientId);
+    const project = found ? await live.store.repos.projects.find(found.client.projectId) : undefined;
+    return project ? { project: project.name } : undefined;
   }
 
   app.get<{ Params: Params }>('/interaction/:uid', async (request, reply) => {
@@ -276,14 +290,29 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     const grant = existing ?? new provider.Grant({ accountId, clientId });
     // An assistant connected for the first time (not a second sign-in of one already connected) is worth a mail to its person.
     const client = await provider.Client.find(clientId);
-    const newAssistant = !existing && (client as (Client & SesameClientFields) | undefined)?.sesame_client_type === 'native' && !(await deps.services.assistantGrants.isConnected(accountId, clientId));
+    const isAssistant = (client as (Client & SesameClientFields) | undefined)?.sesame_client_type === 'native';
+    const newAssistant = !existing && isAssistant && !(await deps.services.assistantGrants.isConnected(accountId, clientId));
     const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
     if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
     if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
     const user = await deps.services.users.getUser(accountId);
-    grantAssistantScopes(grant, interaction, { isAdmin: user?.isAdmin ?? false, readOnly: field(request.body as FormBody, 'access') === 'read' });
+    const widened = grantAssistantScopes(grant, interaction, { isAdmin: user?.isAdmin ?? false, access: parseAccessChoice(field(request.body as FormBody, 'access')) });
     const grantId = await grant.save();
     await rememberConsent(live.store, deps.clock, accountId, clientId, grant.getOIDCScope().split(' ').filter(Boolean));
+    if (isAssistant && client) {
+      const resources = Object.keys(grant.resources ?? {});
+      await deps.services.assistantGrants.recordConsent({
+        subjectId: accountId,
+        clientId,
+        clientName: client.clientName ?? clientId,
+        grantId,
+        documentName: isMetadataDocumentClientId(clientId),
+        widened,
+        scopes: [...new Set(resources.flatMap((resource) => grant.getResourceScope(resource).split(' ')).filter(Boolean))],
+        surface: resources.some((resource) => resource.endsWith('/mcp')) ? 'mcp' : 'agent',
+        ip: request.ip,
+      });
+    }
     if (newAssistant) await deps.services.securityNotices.notify(accountId, 'assistant_connected');
     return finish(request, reply, { consent: existing ? {} : { grantId } }, true);
   });

@@ -32,7 +32,7 @@ export async function createLiveProvider(deps: OidcDeps): Promise<LiveProvider> 
     store,
     current: () => provider,
     handle: (req, res) => callback(req, res),
-    verifyAssistantToken: (token, resource) => verifyAssistantToken(provider, deps.services, token, resource),
+    verifyAssistantToken: (token, resource) => verifyAssistantToken(provider, deps.services, token, resource, { metadataDocuments: deps.config.assistantMetadata.enabled }),
     async refreshSigningKeys() {
       if ((await signingKeysFingerprint(store, deps.clock)) === jwks.fingerprint) return false;
       const next = await load();

@@ -8,9 +8,13 @@ import type { Services } from '../services/index.ts';
 import type { Db, Engine } from '../storage/database.ts';
 import type { Store } from '../storage/store.ts';
 import { CLAIMS_BY_SCOPE, createFindAccount } from './account.ts';
-import { assistantStaysConnected, resourceIndicatorsFeature } from './assistant-resources.ts';
+import { assistantResources, assistantStaysConnected, resourceIndicatorsFeature } from './assistant-resources.ts';
+import { METADATA_DOCUMENT_LIMITS, metadataDocumentFeature, metadataDocumentFetch, shapeMetadataDocumentClient } from './assistant-metadata-documents.ts';
+import { explainMetadataDocumentRefusal, requireResourceForAssistants } from './assistant-request-checks.ts';
 import { createOidcAdapterFactory } from './adapter.ts';
 import { databaseUnavailableAnswers } from './database-unavailable.ts';
+import { advertiseAssistantScopes } from './discovery-scopes.ts';
+import { adviseOnTokenErrors } from './token-error-advice.ts';
 import { SESAME_CLIENT_METADATA, type SesameClientFields } from './client-metadata.ts';
 import { explainClientRefusal } from './client-refusal.ts';
 import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
@@ -125,8 +129,26 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     return grant;
   };
 
+  // Grants this process's revocations actually deleted, until the grant.revoked event that follows reads them:
+  // a grant ended by a reuse is audited once, by whichever request deleted it.
+  const destroyedHere = new Set<string>();
+  // A grant ended by a reused refresh token, of an assistant (the service decides), goes to the administrators' trail.
+  const auditGrantEndedByReuse = (input: Parameters<Services['assistantGrants']['recordGrantEndedByReuse']>[0]) => {
+    services.assistantGrants.recordGrantEndedByReuse(input).catch((error: unknown) => deps.log?.error({ err: error }, 'could not audit a grant ended by refresh token reuse'));
+  };
+
   const configuration: Configuration = {
-    adapter: createOidcAdapterFactory({ store, clock }),
+    adapter: createOidcAdapterFactory({
+      store,
+      clock,
+      onRefreshTokenReuse: ({ grantId, accountId, clientId, clientName }) => {
+        if (accountId && clientId) auditGrantEndedByReuse({ subjectId: accountId, clientId, clientName, grantId, ip: null });
+      },
+      onGrantDestroyed: (grantId) => {
+        if (destroyedHere.size > 1000) destroyedHere.clear();
+        destroyedHere.add(grantId);
+      },
+    }),
     jwks: { keys: jwks.keys } as Configuration['jwks'],
     cookies: {
       keys: deps.instanceSecrets.cookieKeys,
@@ -149,7 +171,15 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       id_token_signed_response_alg: 'RS256',
       token_endpoint_auth_method: 'client_secret_basic',
     },
-    extraClientMetadata: { properties: [...SESAME_CLIENT_METADATA] },
+    extraClientMetadata: {
+      properties: [...SESAME_CLIENT_METADATA],
+      validator(_ctx, _key, _value, metadata) {
+        shapeMetadataDocumentClient(metadata as Record<string, unknown>);
+      },
+    },
+    // Only client ID metadata documents are fetched (every other feature that fetches is off).
+    fetch: metadataDocumentFetch(deps.config) as unknown as Configuration['fetch'],
+    fetchResponseBodyLimits: { 'client_id metadata document': METADATA_DOCUMENT_LIMITS.maxBytes },
     extraParams: { scope: rejectScopesOutsideWhitelist },
     pkce: { required: pkceRequired },
     allowOmittingSingleRegisteredRedirectUri: false,
@@ -158,6 +188,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       ...UNSUPPORTED_FEATURES_OFF,
       userinfo: { enabled: true },
       resourceIndicators: resourceIndicatorsFeature(deps.config),
+      clientIdMetadataDocument: metadataDocumentFeature(deps.config),
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx) {
@@ -185,6 +216,7 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
         return Math.max(1, Math.min(TOKEN_LIFETIMES.refreshToken, chainEnds - Math.floor(Date.now() / 1000)));
       },
       Session: TOKEN_LIFETIMES.session,
+      // Counted from the first consent: oidc-provider saves a found grant again with its remaining time, so widening it does not extend it.
       Grant: TOKEN_LIFETIMES.grant,
       Interaction: TOKEN_LIFETIMES.interaction,
     },
@@ -207,9 +239,12 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
       }
       return false;
     },
-    async renderError(ctx, out) {
+    async renderError(ctx, out, error) {
+      const language = providerPageLanguage(ctx, secureCookies);
+      const documentRefusal = explainMetadataDocumentRefusal(ctx, out, error, { enabled: deps.config.assistantMetadata.enabled, language });
+      if (documentRefusal) return renderHtml(ctx, renderErrorPage(documentRefusal));
       const refusal = out.error === 'invalid_client' ? await explainClientRefusal(store, ctx) : undefined;
-      renderHtml(ctx, renderErrorPage(explainProtocolError(out.error, refusal ?? out.error_description, providerPageLanguage(ctx, secureCookies))));
+      renderHtml(ctx, renderErrorPage(explainProtocolError(out.error, refusal ?? out.error_description, language)));
     },
   };
 
@@ -220,11 +255,27 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
   installSecretsBridge(provider, { store, clock });
   useExactRedirectMatching(provider);
   provider.use(providerResponseHeaders);
+  provider.use(advertiseAssistantScopes(deps.config));
+  provider.use(adviseOnTokenErrors);
   const databaseUnavailable = databaseUnavailableAnswers(deps.log);
   provider.use(databaseUnavailable.middleware);
+  provider.use(requireResourceForAssistants({
+    resources: Object.values(assistantResources(deps.config)),
+    language: (ctx) => providerPageLanguage(ctx, secureCookies),
+    render: (ctx, page) => renderHtml(ctx, renderErrorPage(page)),
+  }));
   for (const middleware of deps.middleware ?? []) provider.use(middleware);
   provider.on('server_error', (ctx, error) => {
     if (!databaseUnavailable.noteServerError(ctx, error)) deps.log?.error({ err: error }, 'oidc-provider server error');
+  });
+  provider.on('grant.revoked', (ctx, grantId) => {
+    // A refresh token presented again after its replacement ends the whole grant (oidc-provider revokes it).
+    if (!destroyedHere.delete(grantId)) return;
+    if (ctx.oidc?.route !== 'token' || ctx.oidc.params?.grant_type !== 'refresh_token') return;
+    const client = ctx.oidc.client;
+    const token = ctx.oidc.entities?.RefreshToken as { accountId?: string } | undefined;
+    if (!client || !token?.accountId) return;
+    auditGrantEndedByReuse({ subjectId: token.accountId, clientId: client.clientId, clientName: client.clientName, grantId, ip: ctx.ip });
   });
   provider.on('grant.success', (ctx) => {
     const clientId = ctx.oidc.client?.clientId;

@@ -1,4 +1,4 @@
-import type { Provider } from 'oidc-provider';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../domain/clock.ts';
 import { secretIsUsable } from '../domain/client-secrets.ts';
 import { sha256Hex } from '../domain/digests.ts';
@@ -20,6 +20,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export function installSecretsBridge(provider: Provider, { store, clock }: { store: Store; clock: Clock }): void {
   const secrets = store.repos.clientSecrets;
+  // The secret that authenticated this request's client, noted once /token has issued tokens (DESIGN 5:
+  // lastUsedAt moves only then, never on a refused grant).
+  const matchedIn = new WeakMap<object, StoredSecretForBridge>();
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: SesameClientFields, presented: string) {
     const now = clock.now();
     const presentedDigest = sha256Hex(presented);
@@ -30,9 +33,15 @@ export function installSecretsBridge(provider: Provider, { store, clock }: { sto
       if (constantTimeEqual(presentedDigest, secret.digest) && usable) matched ??= secret;
     }
     if (matched === undefined) return false;
-    if (matched.lastUsedAt === null || now - matched.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-      await secrets.noteUsed(matched.secretId, now);
-    }
+    const ctx = Provider.ctx;
+    if (ctx) matchedIn.set(ctx, matched);
     return true;
   };
+  provider.use(async function noteSecretUsedOnIssue(ctx: KoaContextWithOIDC, next: () => Promise<unknown>) {
+    await next();
+    const matched = matchedIn.get(ctx);
+    if (matched === undefined || ctx.status !== 200) return;
+    const now = clock.now();
+    if (matched.lastUsedAt === null || now - matched.lastUsedAt >= LAST_USED_RESOLUTION_MS) await secrets.noteUsed(matched.secretId, now);
+  });
 }

@@ -137,14 +137,15 @@ export function createAccountService(deps: ServiceDeps) {
       const subjectId = ownSubjectId(actor);
       const grants = await store.repos.oidcPayloads.listGrantsOf(subjectId, clock.now());
       const consents: AccountConsent[] = [];
-      for (const { grantId, payload, lastIssuedAt } of grants) {
+      for (const { grantId, payload, lastIssuedAt, clientName } of grants) {
         const clientId = typeof payload.clientId === 'string' ? payload.clientId : '';
         const client = clientId ? (await store.repos.clients.findForProtocol(clientId))?.client : undefined;
         consents.push({
           grantId,
           clientId,
-          clientType: client?.clientType ?? null,
-          displayName: client?.displayName ?? null,
+          // An assistant known by its metadata document has no registration: its grant keeps the document's name.
+          clientType: client?.clientType ?? (clientName !== null ? 'native' : null),
+          displayName: client?.displayName ?? clientName,
           scopes: grantScopes(payload),
           grantedAt: typeof payload.iat === 'number' ? payload.iat * 1000 : null,
           lastUsedAt: lastIssuedAt,

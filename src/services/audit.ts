@@ -26,5 +26,6 @@ export async function writeAudit(repos: Repositories, clock: Clock, actor: Actor
     before: entry.before ?? null,
     after: entry.after ?? null,
     viaClientId: actor.viaClientId ?? null,
+    viaClientName: actor.viaClientName ?? null,
   });
 }

@@ -1,7 +1,7 @@
 import { said, see } from '../domain/pointed-text.ts';
 import type { Actor } from '../domain/actor.ts';
 import { newProjectId } from '../domain/ids.ts';
-import { capabilitiesOf, type ProjectRole } from '../domain/roles.ts';
+import { shownCapabilities, type ProjectRole } from '../domain/roles.ts';
 import { PROJECT_STATUSES } from '../domain/statuses.ts';
 import { PROJECT_LIMITS, textProblem } from '../domain/text-fields.ts';
 import { AppError } from '../errors.ts';
@@ -25,9 +25,8 @@ export interface ProjectChanges {
   status?: 'active' | 'archived' | undefined;
 }
 
-// Capabilities follow the role only; an archived project still reports them, and its status says writes are refused.
 export function toProject(record: ProjectRecord, role: ProjectRole | null, isAdmin: boolean): Project {
-  return { ...record, role, capabilities: capabilitiesOf(role, isAdmin) };
+  return { ...record, role, capabilities: shownCapabilities(role, isAdmin, record.status) };
 }
 
 const auditedFields = (project: Pick<ProjectRecord, 'name' | 'description' | 'status'>) => ({ name: project.name, description: project.description, status: project.status });

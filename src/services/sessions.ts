@@ -78,6 +78,22 @@ export function createSessionService(deps: ServiceDeps) {
     decision.outcome === 'second_factor' ? new AppError('mfa_required', retry) : null;
 
   return {
+    /**
+     * A sign-in at the OpenID Connect login pages (to an application), for the administrators' trail as
+     * `session.login` with `kind: "oidc"`: the session itself is oidc-provider's, made when the browser resumes.
+     */
+    async recordPageSignIn(subjectId: string, sign: { ip: string | null; method: 'password' | 'passkey' | 'upstream'; clientId: string | null; secondFactor: boolean }): Promise<void> {
+      const actor: Actor = { subjectId, isAdmin: false, surface: 'system', ip: sign.ip };
+      await store.transaction(async (repos) => {
+        await writeAudit(repos, clock, actor, {
+          action: 'session.login',
+          targetType: 'user',
+          targetId: subjectId,
+          after: { kind: 'oidc', method: sign.method, secondFactor: sign.secondFactor, clientId: sign.clientId },
+        });
+      });
+    },
+
     /** Password sign-in to the console or the Agent API, under the sign-in failure limits (429 rate_limited). */
     async login(account: string, password: string, options: { kind: SessionKind; ip: string | null; deviceSubject?: string | null; otp?: string | undefined }): Promise<LoginResult> {
       const surface = options.kind === 'agent' ? 'agent' : 'management';

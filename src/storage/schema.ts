@@ -109,6 +109,8 @@ export interface AuditLogTable {
   after_json: JsonText | null;
   ip: string | null;
   via_client_id: string | null;
+  /** That assistant's name when the entry was written. */
+  via_client_name: string | null;
 }
 
 export interface SigningKeysTable {
@@ -139,6 +141,8 @@ export interface OidcPayloadsTable {
   consumed_at: EpochMs | null;
   /** Grants only: when one of its access tokens was last accepted at /mcp or /api/agent (written at most once a minute). */
   last_used_at: EpochMs | null;
+  /** Grants of an assistant known by its client ID metadata document: the document's client_name when the person consented. */
+  client_name: string | null;
 }
 
 export interface IdempotencyKeysTable {

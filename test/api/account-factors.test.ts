@@ -61,7 +61,7 @@ describe.each(TEST_ENGINES)('second factors and my account on %s', (engine) => {
   afterAll(() => ctx.close());
 
   // Adding, confirming and removing factors, new recovery codes and a new password are the person's alone,
-  // in the console (DESIGN.md section 14; test/api/person-only-operations.test.ts checks the Agent API's
+  // in the console (DESIGN.md section 14; test/mcp/person-only-tools.test.ts checks the Agent API's
   // refusal): those steps go through a console caller, and each sign-in through the surface under test.
 
   /** Signs in, adds and confirms an authenticator; its secret and the recovery codes. */

@@ -1,6 +1,7 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/domain/actor.ts';
+import { mintAssistantToken } from '../helpers/assistant-token.ts';
 import { createStore } from '../../src/storage/store.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
@@ -34,7 +35,7 @@ const TIME_KEY = /(At|Until)$/;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
 const FIELD_PATH = /^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z0-9]+)*$/;
 /** An error text names what to do next: an operation, the fields at fault, a header to send, or how long to wait. */
-const NEXT_STEP = /\b(GET|POST|PUT|PATCH|DELETE) \/|field_errors|Retry-After|wait \d+ seconds|X-CSRF-Token|application\/json|Idempotency-Key|at most \d+ bytes/;
+const NEXT_STEP = /\b(GET|POST|PUT|PATCH|DELETE) \/|field_errors|Retry-After|wait \d+ seconds|X-CSRF-Token|WWW-Authenticate|application\/json|Idempotency-Key|at most \d+ bytes/;
 /** Free-form records: their keys are data, not shape. */
 const FREE_FORM = new Set(['before', 'after', 'field_errors', 'paths', 'components', 'info']);
 
@@ -228,7 +229,15 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
   };
   /** A person-only operation (DESIGN.md section 14) answers the Agent API 403 browser_only; it is replayed through the console. */
   const personOnly = (replay: Replay): Replay | { skip: string } =>
-    surface === 'agent' ? { skip: 'person-only: the Agent API answers 403 browser_only (test/api/person-only-operations.test.ts); the console surface replays it' } : replay;
+    surface === 'agent' ? { skip: 'person-only: the Agent API answers 403 browser_only (test/mcp/person-only-tools.test.ts); the console surface replays it' } : replay;
+  /** Alice's read-only assistant, calling with its OAuth access token for the Agent API (the console has no such operation). */
+  const assistantOfAlice = async (): Promise<Caller> => {
+    const { client } = await ctx.services.clients.registerClient(cliActor, shared.projectId, { clientType: 'native', displayName: 'Replayed assistant', redirectUris: ['http://127.0.0.1/callback'], scopeWhitelist: ['openid'] });
+    const caller = createAgentClient(ctx.app, observe);
+    const subjectId = (await alice.call('GET', '/auth/me')).body.user.subjectId as string;
+    caller.token = await mintAssistantToken(ctx.app, { accountId: subjectId, clientId: client.clientId, resource: `${ctx.config.issuer}/api/agent`, scopes: ['sesame:read'] });
+    return caller;
+  };
   const REPLAYS: Record<string, Replay | { skip: string }> = {
     getOpenApiDocument: {},
     getInstructions: {},
@@ -261,6 +270,8 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     revokeClientSecret: { setUp: withClientVersion },
     revokeClientTokens: { setUp: withClientVersion },
     listAuditLogs: {},
+    // Only an assistant's OAuth token has a connection to end (a password session is refused, 400): a read-only one.
+    disconnectAssistant: { caller: () => assistantOfAlice() },
     lookupUser: { setUp: async (world) => ({ query: `account=${world.member.account}` }) },
     listUsers: {},
     createUser: {},
@@ -434,7 +445,14 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     },
     forbidden: async () => ({ operationId: 'updateProject', response: await bob.call('PATCH', `/projects/${shared.projectId}`, { name: 'Renamed', expectedProjectVersion: await projectVersion(shared.projectId) }) }),
     csrf_failed: async (world) => ({ operationId: 'createProject', response: await alice.request({ method: 'POST', path: '/projects', body: { name: `No CSRF ${world.projectId}` }, ...({ withCsrf: false } as object) }) }),
-    insufficient_scope: { skip: 'needs an assistant\'s OAuth token; test/mcp/assistant-boundaries.test.ts provokes it on the Agent API and MCP' },
+    insufficient_scope:
+      surface === 'agent'
+        ? async () => {
+            const response = await (await assistantOfAlice()).call('POST', '/projects', { name: 'Not with sesame:read' });
+            expect(response.headers['www-authenticate']).toBe(`Bearer error="insufficient_scope", scope="sesame:read sesame:write", resource_metadata="${ctx.config.issuer}/.well-known/oauth-protected-resource/api/agent"`);
+            return { operationId: 'createProject', response };
+          }
+        : { skip: 'the console has no OAuth access tokens; test/mcp/assistant-scope-challenge.test.ts provokes it on MCP too' },
     not_found: async () => ({ operationId: 'getProject', response: await alice.call('GET', '/projects/prj_doesNotExist01') }),
     version_conflict: async (world) => ({ operationId: 'updateProject', response: await alice.call('PATCH', `/projects/${world.projectId}`, { name: 'Stale', expectedProjectVersion: (await projectVersion(world.projectId)) + 1 }) }),
     project_archived: async (world) => {

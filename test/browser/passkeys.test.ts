@@ -199,6 +199,44 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
     await context.close();
   });
 
+  it('still signs in with the passkey once the account\'s one-time-code step is capped after 10 wrong codes', async () => {
+    const carol = { account: `carol-${engine}`, password: 'carol-password-1' };
+    const person = await server.services.users.createUser(fixture.adminActor, { account: carol.account, displayName: 'Carol Example', password: carol.password });
+    const { context, page, problems } = await pageWithAuthenticator();
+    const added = await addPasskeyThroughOperations(page, carol, 'Laptop');
+    expect(added.status).toBe(201);
+    const recoveryCode = (added.body.recoveryCodes as string[])[0]!;
+    // Ten wrong codes for Carol's account, from ten addresses (someone who has her password).
+    for (let i = 1; i <= 10; i++) {
+      expect(await server.services.users.signInSecondStep(person.subjectId, '000000', { ip: `203.0.113.${i}`, surface: 'login_page' }, 'pwd')).toBeNull();
+    }
+
+    await context.clearCookies();
+    await page.addInitScript(() => {
+      Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', { value: async () => false });
+    });
+    const config = await discoverAs(server.issuer, rp);
+    const request = await authorizationRequest(config, rp, 'openid profile');
+    await page.goto(request.url);
+    await page.getByLabel('Account').fill(carol.account);
+    await page.getByLabel('Password').fill(carol.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Enter your one-time code' }).waitFor();
+    // The code step is capped, whatever the code: even an unused recovery code is refused for now.
+    await page.getByLabel('Code from your authenticator app, or a recovery code').fill(recoveryCode);
+    const capped = page.waitForResponse((response) => response.url().endsWith('/otp'));
+    await page.getByRole('button', { name: 'Verify and sign in' }).click();
+    expect((await capped).status()).toBe(429);
+    await page.getByRole('alert').waitFor();
+    // The passkey is not capped.
+    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    const claims = await toRelyingParty(page, config, request);
+    expect(claims.sub).toBe(person.subjectId);
+    expect(claims.amr).toEqual(['pwd', 'hwk', 'mfa']);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('enrols a passkey inside a sign-in the policy requires, shows the recovery codes once, then the application gets its code', async () => {
     const { version } = await server.services.settings.getSettings(fixture.adminActor);
     await server.services.settings.updateSettings(fixture.adminActor, { mfaRequired: 'everyone', expectedSettingsVersion: version });

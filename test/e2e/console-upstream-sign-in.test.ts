@@ -26,6 +26,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
         'up-erin': { preferred_username: 'erin', name: 'Erin Upstream', email: 'erin@example.edu', email_verified: true },
         'up-tess': { preferred_username: 'tess', name: 'Tess Two-Factor', email: 'tess@example.edu', email_verified: true },
         'up-otto': { preferred_username: 'otto', name: 'Otto Elsewhere', email: 'otto@example.edu', email_verified: true },
+        'up-una': { preferred_username: 'una', name: 'Una Enrol', email: 'una@example.edu', email_verified: true },
       },
     );
     await server.services.identityProviders.addProvider(systemActor, {
@@ -135,6 +136,26 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
     expect(await signedInStatus(page)).toBe(200);
     expect(problems).toEqual([]);
     await context.close();
+  }, 90_000);
+
+  test('a person the policy requires to add a second factor, who has none, is signed in only to enrol: straight to Second factors', async () => {
+    const { version } = await server.services.settings.getSettings(systemActor);
+    const everyone = await server.services.settings.updateSettings(systemActor, { mfaRequired: 'everyone', expectedSettingsVersion: version });
+    try {
+      const { page, context, problems } = await openPage();
+      await page.goto(server.consoleUrl('/projects'));
+      await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+      await continueAtUpstream(page, 'up-una');
+      await page.waitForURL((url) => url.pathname === '/console/account/security', { timeout: 15_000 });
+      await page.getByText('Your organisation requires a second factor before you can use the console.').waitFor();
+      const context_ = await page.evaluate(async () => (await (await fetch('/api/management/auth/context')).json()) as { enrolmentRequired?: boolean });
+      expect(context_.enrolmentRequired).toBe(true);
+      expect(await page.evaluate(async () => (await fetch('/api/management/projects')).status)).toBe(403);
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      await server.services.settings.updateSettings(systemActor, { mfaRequired: 'none', expectedSettingsVersion: everyone.version });
+    }
   }, 90_000);
 
   test('the address the upstream sends back to, opened in another browser, signs that browser in as nobody', async () => {

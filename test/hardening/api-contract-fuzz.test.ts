@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentLogin, agentLogout, agentWhoAmI } from '../../src/api/agent/auth-operations.ts';
+import { agentDisconnect, agentLogin, agentLogout, agentWhoAmI } from '../../src/api/agent/auth-operations.ts';
 import { consoleAuthOperations } from '../../src/api/management/auth-operations.ts';
 import { createConsoleCookies } from '../../src/api/management/console-cookies.ts';
 import { createCsrfTokens } from '../../src/api/management/csrf.ts';
@@ -63,7 +63,7 @@ const consoleAuth = consoleAuthOperations(createConsoleCookies('http://localhost
 const CATALOG: FuzzTarget[] = [
   discovery('agent', 'getInstructions', '/instructions'),
   discovery('agent', 'getOpenApiDocument', '/openapi.json'),
-  ...[agentLogin, agentLogout, agentWhoAmI, ...sharedOperations].map((operation) => toTarget('agent', operation)),
+  ...[agentLogin, agentLogout, agentWhoAmI, agentDisconnect, ...sharedOperations].map((operation) => toTarget('agent', operation)),
   discovery('console', 'getOpenApiDocument', '/openapi.json'),
   ...[...consoleAuth, ...sharedOperations].map((operation) => toTarget('console', operation)),
 ];

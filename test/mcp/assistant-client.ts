@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Actor } from '../../src/domain/actor.ts';
@@ -101,6 +101,16 @@ export async function authorizeAndConnect(issuer: string, provider: PreRegistere
   const code = await signIn(provider.authorizationUrl);
   await transport.finishAuth(code);
   return connectedClient(issuer, provider);
+}
+
+/**
+ * An assistant that asks for a scope itself, rather than the 401's default (an administrator's assistant
+ * asking for sesame:admin): the SDK's own OAuth functions, discovery from the resource's metadata.
+ */
+export async function authorizeWithScope(issuer: string, provider: PreRegisteredAssistant, scope: string, signIn: (authorizationUrl: URL) => Promise<string>, resource = 'mcp'): Promise<void> {
+  const serverUrl = new URL(`${issuer}/${resource}`);
+  if ((await auth(provider, { serverUrl, scope })) !== 'REDIRECT') throw new Error('the SDK did not ask to open an authorization URL');
+  if ((await auth(provider, { serverUrl, authorizationCode: await signIn(provider.authorizationUrl!) })) !== 'AUTHORIZED') throw new Error('the SDK did not redeem the code');
 }
 
 /** The person, without a real browser: signs in and answers the consent page with the given button (its HTML goes to `consentPages`). */

@@ -53,7 +53,7 @@ describe.each(TEST_ENGINES)('an MCP assistant authorized by Sesame itself, on %s
     });
     expect(response.status).toBe(401);
     const challenge = response.headers.get('www-authenticate');
-    expect(challenge).toBe(`Bearer resource_metadata="${server.issuer}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge).toBe(`Bearer scope="sesame:read sesame:write", resource_metadata="${server.issuer}/.well-known/oauth-protected-resource/mcp"`);
     expect((await response.json()).error).toBe('login_required');
 
     const metadata = await (await fetch(`${server.issuer}/.well-known/oauth-protected-resource/mcp`)).json();

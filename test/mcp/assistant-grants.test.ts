@@ -8,7 +8,7 @@ import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-re
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { isConsentPage, OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
 import { startSmtpCapture, type SmtpCapture } from '../helpers/smtp-capture.ts';
-import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
+import { authorizeAndConnect, authorizeWithScope, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
 
 const ADMIN = { account: 'root', password: 'root-password-123' };
 const CAROL = { account: 'carol', password: 'carol-password-1', email: 'carol@example.test' };
@@ -27,6 +27,13 @@ describe.each(TEST_ENGINES)('assistant grants: administrators, last use and the 
     const provider = newAssistant();
     const mcp = await authorizeAndConnect(server.issuer, provider, signInOverHttp(server.issuer, person, 'requested', agent));
     await mcp.close();
+    return provider.tokens()!.access_token;
+  }
+
+  /** An administrator's assistant asks for sesame:admin itself: the 401 names only sesame:read and sesame:write (DESIGN 9). */
+  async function connectAsAdministrator(person: { account: string; password: string }) {
+    const provider = newAssistant();
+    await authorizeWithScope(server.issuer, provider, 'sesame:read sesame:write sesame:admin', signInOverHttp(server.issuer, person));
     return provider.tokens()!.access_token;
   }
 
@@ -85,7 +92,9 @@ describe.each(TEST_ENGINES)('assistant grants: administrators, last use and the 
     const tools = (await mcpRequest(server.issuer, token, 'tools/list')).body.result.tools.map((tool: any) => tool.name);
     expect(tools).not.toContain('listAssistantGrants');
     const refused = await mcpRequest(server.issuer, token, 'tools/call', { name: 'revokeAssistantGrant', arguments: { grantId: grant.grantId } });
-    expect(refused.body.result).toMatchObject({ isError: true, structuredContent: { error: 'insufficient_scope' } });
+    expect(refused.status).toBe(403);
+    expect(refused.challenge).toContain('scope="sesame:read sesame:write sesame:admin"');
+    expect(refused.body.error).toMatchObject({ data: { error: 'insufficient_scope' } });
     expect((await mcpRequest(server.issuer, token, 'tools/list')).status).toBe(200);
 
     const revoked = await consoleAdmin.call('DELETE', `/admin/assistant-grants/${grant.grantId}`);
@@ -112,7 +121,7 @@ describe.each(TEST_ENGINES)('assistant grants: administrators, last use and the 
 
   it('an administrator\'s assistant with sesame:admin lists and revokes grants as MCP tools', async () => {
     const victim = await connect(CAROL);
-    const adminToken = await connect(ADMIN);
+    const adminToken = await connectAsAdministrator(ADMIN);
     const tools = (await mcpRequest(server.issuer, adminToken, 'tools/list')).body.result.tools;
     expect(tools.find((tool: any) => tool.name === 'listAssistantGrants').annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((tool: any) => tool.name === 'revokeAssistantGrant').annotations).toMatchObject({ destructiveHint: true });

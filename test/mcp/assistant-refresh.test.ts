@@ -65,7 +65,8 @@ describe.each(TEST_ENGINES)('refresh tokens of an assistant (native client), on 
     const consentPages: string[] = [];
     const provider = new PreRegisteredAssistant(await register(['openid', 'offline_access']), `http://127.0.0.1:${(port += 1)}/callback`);
     const mcp = await authorizeAndConnect(server.issuer, provider, signInOverHttp(server.issuer, PERSON, 'requested', undefined, consentPages));
-    expect(provider.authorizationUrl!.searchParams.get('scope')).toBe('sesame:read sesame:write sesame:admin');
+    // The scope the 401 names (DESIGN 9): never sesame:admin by default.
+    expect(provider.authorizationUrl!.searchParams.get('scope')).toBe('sesame:read sesame:write');
     expect(consentPages.at(-1)).toContain('It stays connected until you revoke it');
     const first = provider.tokens()!;
     expect(first.refresh_token).toEqual(expect.any(String));
@@ -83,12 +84,12 @@ describe.each(TEST_ENGINES)('refresh tokens of an assistant (native client), on 
     expect(provider.tokens()!.refresh_token).not.toBe(first.refresh_token);
     await mcp.close();
 
-    // Without offline_access in the whitelist, the consent page says how long it lasts, and no refresh token comes.
+    // Without offline_access in the whitelist too (DESIGN 15: refresh tokens for assistants are always issued), and the consent page says so.
     const brief: string[] = [];
     const other = new PreRegisteredAssistant(await register(['openid']), `http://127.0.0.1:${(port += 1)}/callback`);
     await (await authorizeAndConnect(server.issuer, other, signInOverHttp(server.issuer, PERSON, 'requested', undefined, brief))).close();
-    expect(brief.at(-1)).toContain('Each sign-in lasts 60 minutes');
-    expect(other.tokens()!.refresh_token).toBeUndefined();
+    expect(brief.at(-1)).toContain('It stays connected until you revoke it, for at most 90 days');
+    expect(other.tokens()!.refresh_token).toEqual(expect.any(String));
   });
 
   it('revokes the whole grant when a replaced refresh token is presented again', async () => {
@@ -112,15 +113,33 @@ describe.each(TEST_ENGINES)('refresh tokens of an assistant (native client), on 
     // The reuse ended the grant: the tokens the legitimate refresh gave stop working too.
     expect((await mcpRequest(server.issuer, second.access_token, 'tools/list')).status).toBe(401);
     await expect(refresh(second.refresh_token!)).rejects.toBeInstanceOf(InvalidGrantError);
+
+    // The administrators' trail says so, with the person and the assistant.
+    const trail = await server.services.audit.listAdminAuditLogs(fixture.adminActor, { limit: 50 });
+    const ended = trail.find((entry) => entry.action === 'assistant.grant_end_reuse' && entry.viaClientId === provider.clientId);
+    expect(ended).toMatchObject({ targetType: 'user', targetId: fixture.person.subjectId, viaClientName: 'Claude Code', after: { clientId: provider.clientId, grantId: expect.any(String) } });
   });
 
-  it('gives no refresh token to a native client without offline_access in its whitelist', async () => {
+  it('audits a grant ended by concurrent uses of one refresh token once', async () => {
+    const provider = await connectOffline(await register(['openid', 'offline_access']));
+    const metadata = await (await fetch(`${server.issuer}/.well-known/oauth-authorization-server`)).json();
+    const refresh = () =>
+      refreshAuthorization(server.issuer, { metadata, clientInformation: provider.clientInformation(), refreshToken: provider.tokens()!.refresh_token!, resource: new URL(`${server.issuer}/mcp`) });
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, refresh));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    // The audit is written beside the answer; give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const trail = await server.services.audit.listAdminAuditLogs(fixture.adminActor, { limit: 100 });
+    expect(trail.filter((entry) => entry.action === 'assistant.grant_end_reuse' && entry.viaClientId === provider.clientId)).toHaveLength(1);
+  });
+
+  it('gives a refresh token to an assistant whose native client does not whitelist offline_access (DESIGN 15: always issued)', async () => {
     const clientId = await register(['openid']);
     const provider = new PreRegisteredAssistant(clientId, `http://127.0.0.1:${(port += 1)}/callback`);
     const serverUrl = new URL(`${server.issuer}/mcp`);
     expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
     const code = await signInOverHttp(server.issuer, PERSON)(provider.authorizationUrl!);
     expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe('AUTHORIZED');
-    expect(provider.tokens()!.refresh_token).toBeUndefined();
+    expect(provider.tokens()!.refresh_token).toEqual(expect.any(String));
   });
 });

@@ -1,3 +1,4 @@
+import { oneToPattern } from '../../src/api/contracts/common.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -23,7 +24,6 @@ function resolveRefs(value: unknown, lookup: (ref: string) => unknown): unknown 
   return Object.fromEntries(Object.entries(object).filter(([key]) => key !== '$defs').map(([key, inner]) => [key, resolveRefs(inner, lookup)]));
 }
 
-const WHOLE_NUMBER_TEXT = '^[1-9][0-9]{0,5}$';
 
 /** The flat input an operation of the Agent API's OpenAPI document takes: its parameters and body fields. */
 function inputFromOpenApi(document: Schema, operation: Schema): { properties: Schema; required: string[] } {
@@ -38,7 +38,9 @@ function inputFromOpenApi(document: Schema, operation: Schema): { properties: Sc
       continue;
     }
     // A whole number a query string carries as text (`limit`) is an integer argument over MCP, within the same bounds.
-    const schema = parameter.in === 'query' && parameter.schema.pattern === WHOLE_NUMBER_TEXT ? { type: 'integer', minimum: 1, maximum: Number(/1-(\d+)/.exec(parameter.description)![1]) } : parameter.schema;
+    // Its text form's pattern is exactly 1 to the maximum the description names.
+    const maximum = parameter.in === 'query' ? Number(/1-(\d+)/.exec(parameter.description ?? '')?.[1]) : Number.NaN;
+    const schema = parameter.in === 'query' && parameter.schema.pattern === oneToPattern(maximum) ? { type: 'integer', minimum: 1, maximum } : parameter.schema;
     properties[parameter.name] = { ...schema, ...(parameter.description ? { description: parameter.description } : {}) };
     if (parameter.required) required.push(parameter.name);
   }

@@ -49,7 +49,10 @@ describe.each(TEST_ENGINES)('discovery and keys on %s', (engine) => {
       request_uri_parameter_supported: false,
     });
     expect(document.ui_locales_supported).toEqual(['en', 'zh-CN']);
-    expect((document.scopes_supported as string[]).toSorted()).toEqual(['email', 'groups', 'offline_access', 'openid', 'profile', 'student']);
+    // Sesame's own resource scopes too (DESIGN 9), so an OAuth client reading only this document knows them.
+    expect((document.scopes_supported as string[]).toSorted()).toEqual(['email', 'groups', 'offline_access', 'openid', 'profile', 'sesame:admin', 'sesame:read', 'sesame:write', 'student']);
+    const oauthMetadata = (await (await fetch(`${server.issuer}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(oauthMetadata.scopes_supported).toEqual(document.scopes_supported);
     expect((document.id_token_signing_alg_values_supported as string[]).toSorted()).toEqual(['ES256', 'RS256']);
     expect(document.claims_supported).toEqual(expect.arrayContaining(['sub', 'name', 'preferred_username', 'email', 'email_verified', 'student_status', 'groups']));
     for (const absent of [

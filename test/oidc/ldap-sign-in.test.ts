@@ -206,16 +206,17 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
     await change({ ldap: { bindPassword: SERVICE_BIND.password } });
     expect((await agent.call('POST', '/auth/login', { account: MARGARET.uid, password: MARGARET.password })).status).toBe(200);
 
-    // The directory at another URL: its people stay linked to the same Sesame persons.
+    // The directory at another URL (with the bind password again: it never goes to a new server unasked):
+    // its people stay linked to the same Sesame persons.
     const margaret = (await server.services.users.findByAccount('margaret'))!;
-    await change({ ldap: { url: directory.url.replace('127.0.0.1', 'localhost') } });
+    await change({ ldap: { url: directory.url.replace('127.0.0.1', 'localhost'), bindPassword: SERVICE_BIND.password } });
     const moved = await agent.call('POST', '/auth/login', { account: MARGARET.uid, password: MARGARET.password });
     expect(moved.status).toBe(200);
     expect(moved.body.user.subjectId).toBe(margaret.subjectId);
     const links = await server.db.selectFrom('upstream_identities').selectAll().where('subject_id', '=', margaret.subjectId).execute();
     expect(links).toHaveLength(1);
     expect(links[0]).toMatchObject({ provider_name: 'example-ldap', issuer: 'ldap:example-ldap' });
-    await change({ ldap: { url: directory.url } });
+    await change({ ldap: { url: directory.url, bindPassword: SERVICE_BIND.password } });
   });
 
   it('gives the login page again with 503, Retry-After and an alert when the directory is stopped or hung, and local accounts keep working', async () => {

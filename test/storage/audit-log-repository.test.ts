@@ -60,6 +60,7 @@ describe.each(TEST_ENGINES)('audit log repository on %s', (engine) => {
         after: null,
         ip: null,
         viaClientId: null,
+        viaClientName: null,
       },
       {
         auditId: expect.any(String) as string,
@@ -74,8 +75,19 @@ describe.each(TEST_ENGINES)('audit log repository on %s', (engine) => {
         after: { name: 'New', tags: ['x'] },
         ip: '192.0.2.1',
         viaClientId: null,
+        viaClientName: null,
       },
     ]);
+  });
+
+  it('keeps the name of the assistant an entry was made through', async () => {
+    const projectId = aProject();
+    const documentAssistant = 'https://assistant.example.com/client.json';
+    await suite.store.repos.auditLog.append(aRecord(projectId, { at: 5_000, surface: 'mcp', viaClientId: documentAssistant, viaClientName: 'Doc Assistant' }));
+    // Written before names were kept: no registered client of that id, so no name either.
+    await suite.store.repos.auditLog.append(aRecord(projectId, { at: 6_000, surface: 'mcp', viaClientId: 'cli_gone' }));
+    const entries = await suite.store.repos.auditLog.listForProject(projectId, { limit: 10 });
+    expect(entries.map((entry) => [entry.viaClientId, entry.viaClientName])).toEqual([['cli_gone', null], [documentAssistant, 'Doc Assistant']]);
   });
 
   it('lists newest first, at most limit entries, and only the project\'s own', async () => {

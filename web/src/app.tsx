@@ -4,8 +4,8 @@ import { Loading } from './components/load-state.tsx';
 import { ConsoleShell } from './console-shell.tsx';
 import { SignInPage } from './pages/sign-in-page.tsx';
 import { routeFor } from './routes.tsx';
-import { useLocation } from './router.ts';
-import { requireSignIn, useSession } from './session.ts';
+import { navigate, useLocation } from './router.ts';
+import { ENROLMENT_PATH, requireSignIn, useSession } from './session.ts';
 import { t, useLocale } from './i18n.ts';
 
 export function App() {
@@ -17,7 +17,9 @@ export function App() {
 
   useEffect(() => {
     if (session.status === 'signed-out' && location.path !== '/sign-in') requireSignIn(null);
-  }, [session.status, location.path]);
+    // A session that may only enrol stays on My account's second-factor section: every other page would be refused.
+    if (session.status === 'signed-in' && session.enrolmentRequired && location.path !== ENROLMENT_PATH) navigate(ENROLMENT_PATH, { replace: true });
+  }, [session.status, session.enrolmentRequired, location.path]);
 
   if (location.path === '/sign-in') return <SignInPage />;
   if (session.status !== 'signed-in' || !session.user) {

@@ -14,7 +14,12 @@ export interface SessionState {
   notice: string | null;
   /** Signed out: the upstream providers offered as "Continue with". */
   signInProviders: { name: string; displayName: string }[];
+  /** Signed in, by a person the second-factor policy requires to add one first: the session may only enrol. */
+  enrolmentRequired: boolean;
 }
+
+/** Where the console takes a person who must add a second factor: My account's second-factor section. */
+export const ENROLMENT_PATH = '/account/security';
 
 let state: SessionState = {
   status: 'loading',
@@ -22,6 +27,7 @@ let state: SessionState = {
   secretPolicy: { defaultGraceSeconds: SECRET_POLICY.defaultGraceSeconds, maxGraceSeconds: SECRET_POLICY.maxGraceSeconds },
   notice: null,
   signInProviders: [],
+  enrolmentRequired: false,
 };
 const listeners = new Set<() => void>();
 
@@ -45,14 +51,19 @@ export function sessionUser(): SessionUser | null {
   return state.user;
 }
 
+/** Where to go once signed in: the page asked for, or enrolment for a person who must add a second factor first. */
+export function afterSignIn(next: string): string {
+  return state.enrolmentRequired ? ENROLMENT_PATH : next;
+}
+
 /** Asks the server who is signed in; also fetches the CSRF (or login-CSRF) token. */
 export async function loadSession(): Promise<void> {
   const context = await fetchSessionContext();
   followSavedLocale(context.locale);
   if (context.authenticated && context.user) {
-    update({ status: 'signed-in', user: context.user, secretPolicy: context.clientSecretPolicy ?? state.secretPolicy });
+    update({ status: 'signed-in', user: context.user, secretPolicy: context.clientSecretPolicy ?? state.secretPolicy, enrolmentRequired: context.enrolmentRequired === true });
   } else {
-    update({ status: 'signed-out', user: null, signInProviders: context.signInProviders ?? [] });
+    update({ status: 'signed-out', user: null, signInProviders: context.signInProviders ?? [], enrolmentRequired: false });
   }
 }
 

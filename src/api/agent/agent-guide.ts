@@ -1,4 +1,4 @@
-import { ASSISTANT_SCOPES } from '../../domain/assistant-scopes.ts';
+import { ASSISTANT_SCOPES, DEFAULT_ASSISTANT_SCOPES } from '../../domain/assistant-scopes.ts';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
 import { AUDIT_PAGE, SESSION_LIFETIME_SECONDS } from '../../domain/limits.ts';
 import { REDIRECT_URI_RULES } from '../../domain/client-rules.ts';
@@ -35,7 +35,7 @@ export function rolesSection(): string {
 
 ${capabilities}
 
-Administrators (\`user.isAdmin\`) act as owner on every project. A project has exactly one owner; it changes only by transfer. ${OWNERSHIP_TRANSFER_RESULT} Each project you read carries your \`role\` and \`capabilities\`: check them before attempting a change.`;
+Administrators (\`user.isAdmin\`) act as owner on every project. A project has exactly one owner; it changes only by transfer. ${OWNERSHIP_TRANSFER_RESULT} Each project you read carries your \`role\` and \`capabilities\`: check them before attempting a change. While a project is archived its \`capabilities\` hold only \`read\` and, for whoever may un-archive it, \`manage_project\`.`;
 }
 
 function errorsSection(words: NameOperation): string {
@@ -70,10 +70,11 @@ You are helping a person manage OpenID Connect (OIDC) projects, clients and proj
 
 If your client speaks OAuth 2.1 (as MCP clients do) and a Sesame administrator registered it as a \`native\` client, never ask for a password:
 
-1. A request without a token answers \`401\` with \`WWW-Authenticate: Bearer ..., resource_metadata="${baseUrl.replace(/\/api\/agent$/, '')}/.well-known/oauth-protected-resource/api/agent"\`. That document names Sesame as the authorization server and lists the scopes ${ASSISTANT_SCOPES.map((s) => `\`${s}\``).join(', ')}.
+1. A request without a token answers \`401\` with \`WWW-Authenticate: Bearer ..., scope="${DEFAULT_ASSISTANT_SCOPES.join(' ')}", resource_metadata="${baseUrl.replace(/\/api\/agent$/, '')}/.well-known/oauth-protected-resource/api/agent"\`. That document names Sesame as the authorization server and lists the scopes ${ASSISTANT_SCOPES.map((s) => `\`${s}\``).join(', ')}.
 2. Send the person to the authorization endpoint with your \`client_id\`, a loopback \`redirect_uri\` (any port), PKCE S256, the scopes you need and \`resource=${baseUrl}\`. They sign in on Sesame's own page and choose what you may do (they may grant read-only).
 3. Exchange the code (with the same \`resource\`) and send \`Authorization: Bearer <access_token>\`. It lives one hour; then sign in again the same way.
-4. Reads need \`sesame:read\`, changes \`sesame:write\`, the administrators' operations \`sesame:admin\` too; an operation outside your scopes answers \`403 insufficient_scope\`: tell the person, do not retry. Your changes are audited with your client id (\`viaClientId\`).
+4. Reads need \`sesame:read\`, changes \`sesame:write\`, the administrators' operations \`sesame:admin\` too (\`scope\` in the 401 is what you need by default; ask for \`sesame:admin\` only for an administrator's task). An operation outside your scopes answers \`403 insufficient_scope\` with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="..."\`: that scope is yours plus what the operation needs. Tell the person why you need more, authorize again with exactly that scope (they see the consent page), then retry once; if they grant less, do not retry. Your changes are audited with your client id (\`viaClientId\`).
+5. When the task is done for good, or the person asks you to leave, \`POST /auth/disconnect\` (no body; \`sesame:read\` is enough): 204, your access and refresh tokens stop working at once and the person is asked again if you connect later. (A password session ends with \`POST /auth/logout\` instead; disconnect refuses it with \`400 invalid_request\`.)
 
 Over MCP (\`${baseUrl.replace(/\/api\/agent$/, '')}/mcp\`) the same flow applies with \`resource\` = that MCP address, and every operation below is a tool named by its operationId.
 
@@ -154,7 +155,7 @@ Each of these cannot be undone: say exactly what will stop working and get the p
 - Tokens may have leaked: \`POST /projects/{projectId}/clients/{clientId}/tokens/revoke\` with \`{"clientVersion": N}\` ends every grant of the client with its codes, access and refresh tokens; everyone must sign in to it again. The answer is \`{client, revokedGrants}\` (how many grants ended). Secrets are untouched: rotate them separately if they leaked too.
 - \`DELETE /projects/{projectId}/clients/{clientId}\` with the body \`{"clientVersion": N}\`: 204; the client, its secrets and every token it was issued are gone. To stop a client only for a while, disable it instead.
 - \`DELETE /projects/{projectId}\` with the body \`{"expectedProjectVersion": N}\`: 204, only for an archived project (an active one answers 409 \`project_not_archived\`), owner or administrator; its members and clients go with it.
-- Administrators read the changes outside projects (people, sign-ins, signing keys, settings, deleted projects) with \`GET /admin/audit-logs?limit=&before=\`, paged like a project's trail.
+- Administrators read the changes outside projects (people, sign-ins, signing keys, settings, deleted projects) with \`GET /admin/audit-logs?limit=&before=\`, paged like a project's trail. Sign-ins are \`session.login\` entries: to the console and this API (\`after.kind\` \`console\` or \`agent\`) and to applications at the sign-in pages (\`oidc\`, with \`after.clientId\`).
 - Administrators see every assistant connected to any account with \`GET /admin/assistant-grants?limit=&before=\`, newest first (each of the answer's \`grants\` holds \`grantId\`, \`clientId\`, \`displayName\`, \`subjectId\`, \`account\`, \`scopes\`, \`grantedAt\` and \`lastUsedAt\`; pass its \`nextBefore\` as \`before\` for the next page, null on the last) and disconnect one with \`DELETE /admin/assistant-grants/{grantId}\`: 204, its tokens stop working at once and the person is asked again next time.
 - Administrators manage the upstream identity providers people sign in through (OpenID Connect providers, LDAP directories) with \`GET\`/\`POST /admin/identity-providers\` and \`PATCH\`/\`DELETE /admin/identity-providers/{name}\` (body with \`expectedVersion\`). A client secret or bind password you send is never shown again; removing a provider unlinks every account linked through it, so confirm with the person first.
 
@@ -205,7 +206,7 @@ ${errorsSection(words)}
 - Access token lifetime: ${SESSION_LIFETIME_SECONDS} seconds.
 - Secret grace period after a rotation: default ${graceDefault} seconds, at most ${graceMax} seconds; 0 revokes the old secret at once. At most ${SECRET_POLICY.maxUsableSecrets} usable secrets per client (the active one and one retiring).
 - Redirect and post-logout URIs: at least one redirect URI; at most ${CLIENT_LIMITS.maxRedirectUris} of each; each at most ${CLIENT_LIMITS.maxUriLength} characters.
-- Names: project name at most ${PROJECT_LIMITS.maxNameLength} characters, one line; project description at most ${PROJECT_LIMITS.maxDescriptionLength}; client display name at most ${CLIENT_LIMITS.maxDisplayNameLength}, one line; client description at most ${CLIENT_LIMITS.maxDescriptionLength}. Names, display names and descriptions must not contain control characters, ${HIDDEN_FORMATTING_TEXT}: \`400 invalid_request\` names the field and the character.
+- Names: project name at most ${PROJECT_LIMITS.maxNameLength} characters, one line; project description at most ${PROJECT_LIMITS.maxDescriptionLength}; client display name at most ${CLIENT_LIMITS.maxDisplayNameLength}, one line; client description at most ${CLIENT_LIMITS.maxDescriptionLength}. Names, display names and descriptions must not contain control characters, ${HIDDEN_FORMATTING_TEXT}: \`400 invalid_request\` (a project) or \`400 invalid_client_metadata\` (a client) names the field and the character.
 - Request bodies: at most ${bodyLimitBytes} bytes of JSON.
 - Audit trail pages: \`limit\` 1-${AUDIT_PAGE.maxLimit} (default ${AUDIT_PAGE.defaultLimit}), newest first; \`before\`: ${AUDIT_BEFORE}
 - Failed logins are limited per address and per account from one address; after too many, logins answer \`429 rate_limited\` with a Retry-After header. Failures for an account from elsewhere only slow its logins a little (at most 4 s), never from an address that logged in to it before.

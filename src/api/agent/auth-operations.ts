@@ -1,3 +1,4 @@
+import { DISCONNECT_PATH } from '../../domain/assistant-scopes.ts';
 import { agentLoginResponse, loginRequest, presentSecretPolicy, presentSessionUser, whoAmIResponse } from '../contracts/auth.ts';
 import { exampleSessionUser } from '../contracts/examples.ts';
 import { defineOperation } from '../operation.ts';
@@ -58,5 +59,24 @@ export const agentWhoAmI = defineOperation({
   errors: [],
   async handle({ signedIn }) {
     return { user: presentSessionUser(signedIn.user), clientSecretPolicy: presentSecretPolicy(), enrolmentRequired: signedIn.enrolmentRequired === true };
+  },
+});
+
+export const agentDisconnect = defineOperation({
+  operationId: 'disconnectAssistant',
+  method: 'POST',
+  path: DISCONNECT_PATH,
+  tag,
+  summary: 'Disconnect this assistant',
+  description:
+    'For an assistant signed in with OAuth: ends the connection its access token belongs to. That access token and its refresh token stop working at once, ' +
+    'and the person is asked to consent again if the assistant connects later. Needs only `sesame:read`. Audited as `assistant.disconnect`. ' +
+    'A password session (a token from `login`) has no connection to end: it is refused with `invalid_request`; end it with `logout`.',
+  access: 'session',
+  destructive: true,
+  response: { status: 204, description: 'The connection has ended; the token no longer works.' },
+  errors: ['invalid_request'],
+  async handle({ services, actor, signedIn }) {
+    await services.assistantGrants.disconnectAssistant(actor, signedIn.assistant?.grantId);
   },
 });

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services/index.ts';
 import { bearerTokenOf } from '../bearer-token.ts';
+import { insufficientScopeChallenge, loginChallenge } from '../operation-scope.ts';
 import type { SurfaceAuth } from '../register-operations.ts';
 
 /**
@@ -10,9 +11,10 @@ import type { SurfaceAuth } from '../register-operations.ts';
  * resource `{issuer}/api/agent` (then its scopes bound what it may do, and changes name the assistant).
  */
 export function createBearerAuth(services: Services, options: { resource: string; metadataUrl: string }): SurfaceAuth {
-  const challenge = `Bearer realm="sesame-agent-api", resource_metadata="${options.metadataUrl}"`;
+  const challenge = loginChallenge(options.metadataUrl, { realm: 'sesame-agent-api' });
   return {
     surface: 'agent',
+    insufficientScopeChallenge: (error) => insufficientScopeChallenge(error, options.metadataUrl),
     async authenticate(request, _method, reply) {
       void reply.header('www-authenticate', challenge);
       const token = bearerTokenOf(request.headers.authorization);
@@ -25,7 +27,7 @@ export function createBearerAuth(services: Services, options: { resource: string
       const assistant = await verifyOAuthToken(request, token, options.resource);
       if (!assistant) throw new AppError('login_required', 'The access token is unknown, expired or revoked, or was not issued for this API; sign in again.');
       void reply.removeHeader('www-authenticate');
-      return { user: assistant.user, token, assistant: { clientId: assistant.clientId, scopes: assistant.scopes } };
+      return { user: assistant.user, token, assistant: { clientId: assistant.clientId, clientName: assistant.clientName, grantId: assistant.grantId, scopes: assistant.scopes } };
     },
   };
 }

@@ -11,7 +11,7 @@ import { restWords } from '../operation-words.ts';
 import { PACKAGE_VERSION } from '../package-version.ts';
 import { acceptJsonBodiesOnly, forbidCaching, registerOperations, type ApiDeps } from '../register-operations.ts';
 import { renderAgentGuide } from './agent-guide.ts';
-import { agentLogin, agentLogout, agentWhoAmI } from './auth-operations.ts';
+import { agentDisconnect, agentLogin, agentLogout, agentWhoAmI } from './auth-operations.ts';
 import { createBearerAuth } from './bearer-auth.ts';
 
 export const AGENT_API_PREFIX = '/api/agent';
@@ -63,11 +63,18 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
       serverUrl: urls.baseUrl,
       infoExtensions: { 'x-agent-instructions': urls.instructionsUrl },
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The `accessToken` from POST /auth/login, valid 86400 seconds or until logout; or an assistant\'s OAuth access token for this API, whose scopes bound what it may do ' +
+            '(403 insufficient_scope with a WWW-Authenticate challenge naming the scope to authorize again with).',
+        },
       },
       sessionSecurity: () => [{ bearerAuth: [] }],
       sessionErrors: (operation): ErrorCode[] => [
         'login_required',
+        'insufficient_scope',
         ...(mayRunDuringEnrolment(operation, 'agent') ? [] : (['mfa_enrolment_required'] as const)),
         // An operation only a person's own session may call answers an Agent API token 403 browser_only (DESIGN.md section 14).
         ...(operation.onlyFrom ? (['browser_only'] as const) : []),
@@ -77,7 +84,7 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
     () => operations,
   );
 
-  const operations: AnyOperation[] = [getInstructions, getOpenApiDocument, agentLogin, agentLogout, agentWhoAmI, ...sharedOperations];
+  const operations: AnyOperation[] = [getInstructions, getOpenApiDocument, agentLogin, agentLogout, agentWhoAmI, agentDisconnect, ...sharedOperations];
   return operations;
 }
 

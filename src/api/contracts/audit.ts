@@ -36,6 +36,9 @@ export const auditLogJson = z
       description: 'The address the change was made from; null for the system or the command line, and always null for viewers and maintainers (only the project\'s owner and administrators see addresses).',
     }),
     viaClientId: z.string().nullable().meta({ description: 'The assistant (native client) whose OAuth token made the change; null for the console, password sessions, the command line and the system.' }),
+    viaClientName: z.string().nullable().meta({
+      description: 'That assistant\'s name: its registered name, or for an assistant known by its client ID metadata document (a `viaClientId` that is an https URL) the document\'s `client_name` when the person consented; null when `viaClientId` is.',
+    }),
   })
   .meta({ id: 'AuditLogEntry' });
 
@@ -70,4 +73,5 @@ export const presentAuditLog = (entry: AuditLogEntry): z.infer<typeof auditLogJs
   after: isoTimes(entry.after),
   ip: entry.ip,
   viaClientId: entry.viaClientId,
+  viaClientName: entry.viaClientName,
 });

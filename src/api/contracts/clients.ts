@@ -53,7 +53,7 @@ export const secretInfoJson = z
     status: z.enum(SECRET_STATUSES).meta({ description: '`retiring` secrets still work at /token until `expiresAt`.' }),
     createdAt: timestamp,
     expiresAt: timestamp.nullable().meta({ description: 'When a retiring secret stops working; null for the active one.' }),
-    lastUsedAt: timestamp.nullable().meta({ description: 'Last successful use at /token; shows whether a retiring secret is still in use.' }),
+    lastUsedAt: timestamp.nullable().meta({ description: 'When /token last issued tokens to a request authenticated with this secret (to the minute; a refused request does not count); shows whether a retiring secret is still in use.' }),
   })
   .meta({ id: 'SecretInfo', description: 'A client secret\'s metadata; the value itself is never shown again.' });
 

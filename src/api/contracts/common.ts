@@ -30,6 +30,24 @@ function withValueForm<S extends z.ZodType>(textForm: S, valueForm: z.ZodType): 
 }
 
 // Query strings are text by nature; the integer is spelled out rather than coerced, so "1e3" or " 5" are refused.
+/**
+ * The decimal numbers 1 to `max` without leading zeros, as a regular expression's alternatives, so the
+ * pattern a client reads in the OpenAPI document is the whole rule (for 200: 1-9, 10-99, 100-199, 200).
+ */
+export function oneToPattern(max: number): string {
+  const digits = String(max);
+  const alternatives: string[] = [];
+  for (let length = 1; length < digits.length; length += 1) alternatives.push(length === 1 ? '[1-9]' : `[1-9][0-9]{${length - 1}}`);
+  for (let at = 0; at < digits.length; at += 1) {
+    const low = at === 0 ? 1 : 0;
+    const high = Number(digits[at]) - 1;
+    const rest = digits.length - at - 1;
+    if (high >= low) alternatives.push(`${digits.slice(0, at)}[${low}-${high}]${rest > 0 ? `[0-9]{${rest}}` : ''}`);
+  }
+  alternatives.push(digits);
+  return `^(?:${alternatives.join('|')})$`;
+}
+
 /** A page size in a query string, 1 to the page's maximum; `what` names the items, newest first. */
 export const pageLimitQuery = (page: { defaultLimit: number; maxLimit: number }, what: string) => {
   const description = `How many ${what}, newest first: 1-${page.maxLimit}, default ${page.defaultLimit}.`;
@@ -37,9 +55,8 @@ export const pageLimitQuery = (page: { defaultLimit: number; maxLimit: number },
   return withValueForm(
     z
       .string()
-      .regex(/^[1-9][0-9]{0,5}$/, 'must be a positive whole number')
+      .regex(new RegExp(oneToPattern(page.maxLimit)), `must be a whole number from 1 to ${page.maxLimit}`)
       .transform(Number)
-      .pipe(z.number().max(page.maxLimit, atMost))
       .optional()
       .meta({ description }),
     z.int().min(1, 'must be a positive whole number').max(page.maxLimit, atMost).optional().meta({ description }),

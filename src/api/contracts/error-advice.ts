@@ -39,12 +39,12 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
     action: 'Check `project.capabilities`. Ask the project owner (or an administrator) to do it, or to give you a role that can.',
   },
   mfa_enrolment_required: {
-    meaning: 'The second-factor policy requires this account to have a second factor, and it has none yet: until it has one, this session may only read `GET /auth/me` and `GET /account/factors`, log out and, in the console, add a factor.',
-    action: 'Tell the person to sign in to the console and add an authenticator app or a passkey under My account (Second factor), then log in again with the one-time code in `otp`. Do not retry this request before.',
+    meaning: 'The second-factor policy requires this account to have a second factor, and it has none yet: until it has one, this session may only say who it is, list its own factors, log out and, in the console, add a factor.',
+    action: 'Tell the person to sign in to the console and add an authenticator app or a passkey under My account (Second factor), then sign in again with its one-time code. Do not retry this request before.',
   },
   insufficient_scope: {
     meaning: 'Your OAuth access token was granted fewer scopes than this operation needs (sesame:read for reads, sesame:write for changes, sesame:admin for the administrators\' operations).',
-    action: 'Tell the person which scope is missing; only they can grant it, by connecting the assistant again and allowing it on Sesame\'s consent page. Do not retry with the same token.',
+    action: 'Authorize again with the scope the WWW-Authenticate challenge names (your scopes plus the missing one); the person allows it on Sesame\'s consent page. Tell them why first; do not retry with the same token.',
   },
   browser_only: {
     meaning:

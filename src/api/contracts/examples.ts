@@ -89,4 +89,5 @@ export const exampleAuditLog: AuditLogJson = {
   after: { redirectUris: ['https://portal.example.com/callback', 'https://portal.example.com/auth/callback'] },
   ip: '203.0.113.7',
   viaClientId: null,
+  viaClientName: null,
 };

@@ -1,9 +1,21 @@
 import { z } from 'zod';
 import { CAPABILITIES, PROJECT_ROLES } from '../../domain/roles.ts';
 import { PROJECT_STATUSES } from '../../domain/statuses.ts';
-import { PROJECT_LIMITS } from '../../domain/text-fields.ts';
+import { PROJECT_LIMITS, textProblem } from '../../domain/text-fields.ts';
 import type { Project } from '../../services/types.ts';
-import { projectVersion, readableText, timestamp, toIso } from './common.ts';
+import { projectVersion, timestamp, toIso } from './common.ts';
+
+/**
+ * A project's name and description judged by the domain's text rule in the contract, like a client's
+ * fields: one answer names every problem of the request (the service checks the same for other callers).
+ */
+const projectText = (rules: { required: boolean; maxLength: number; singleLine?: boolean }) =>
+  z.string().superRefine((value, context) => {
+    const problem = textProblem(value, rules);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+const nameField = () => projectText({ required: true, maxLength: PROJECT_LIMITS.maxNameLength, singleLine: true });
+const descriptionField = () => projectText({ required: false, maxLength: PROJECT_LIMITS.maxDescriptionLength });
 
 export const projectJson = z
   .object({
@@ -13,7 +25,7 @@ export const projectJson = z
     status: z.enum(PROJECT_STATUSES).meta({ description: 'An archived project is read-only and its clients cannot sign anyone in.' }),
     version: z.number().int().meta({ description: 'Optimistic-lock version; send it back as `expectedProjectVersion` when changing the project or its members.' }),
     role: z.enum(PROJECT_ROLES).nullable().meta({ description: 'Your role in the project; null for an administrator who is not a member.' }),
-    capabilities: z.array(z.enum(CAPABILITIES)).meta({ description: 'What you may do here.' }),
+    capabilities: z.array(z.enum(CAPABILITIES)).meta({ description: 'What you may do here; while the project is archived only `read` and, for whoever may un-archive it, `manage_project`.' }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -40,8 +52,8 @@ export const projectListResponse = z.object({ projects: z.array(projectJson) });
 
 export const createProjectRequest = z
   .object({
-    name: readableText().meta({ description: 'Required; one line.', maxLength: PROJECT_LIMITS.maxNameLength }),
-    description: readableText().optional().meta({ maxLength: PROJECT_LIMITS.maxDescriptionLength }),
+    name: nameField().meta({ description: 'Required; one line.', maxLength: PROJECT_LIMITS.maxNameLength }),
+    description: descriptionField().optional().meta({ maxLength: PROJECT_LIMITS.maxDescriptionLength }),
   })
   .strict();
 
@@ -50,8 +62,8 @@ export const deleteProjectRequest = z.object({ expectedProjectVersion: projectVe
 export const updateProjectRequest = z
   .object({
     expectedProjectVersion: projectVersion,
-    name: readableText().optional().meta({ description: 'One line.', maxLength: PROJECT_LIMITS.maxNameLength }),
-    description: readableText().optional().meta({ maxLength: PROJECT_LIMITS.maxDescriptionLength }),
+    name: nameField().optional().meta({ description: 'One line.', maxLength: PROJECT_LIMITS.maxNameLength }),
+    description: descriptionField().optional().meta({ maxLength: PROJECT_LIMITS.maxDescriptionLength }),
     status: z.enum(PROJECT_STATUSES).optional().meta({ description: '`archived` archives the project; `active` un-archives it (owner or admin).' }),
   })
   .strict();

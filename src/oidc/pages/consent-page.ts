@@ -10,6 +10,8 @@ export interface AssistantRequest {
   scopes: AssistantScope[];
   /** How long the access lasts: until revoked (at most `days`), or `minutes` per sign-in. */
   duration: { offline: true; days: number } | { offline: false; minutes: number };
+  /** Where the assistant comes from: the host of its metadata document's URL, or the project that registered it. */
+  origin?: { documentHost: string } | { project: string } | undefined;
 }
 
 export interface ConsentPageInput {
@@ -53,14 +55,23 @@ function durationText(language: PageLanguage, duration: AssistantRequest['durati
     : text(language, 'consent.assistant.online', { minutes: formatNumber(language.locale, duration.minutes) });
 }
 
+function originText(language: PageLanguage, origin: AssistantRequest['origin']): string {
+  if (!origin) return '';
+  return 'documentHost' in origin
+    ? text(language, 'consent.assistant.describedAt', { host: origin.documentHost })
+    : text(language, 'consent.assistant.registeredIn', { project: origin.project });
+}
+
 /**
- * "Allow" grants what was asked; "Allow read-only" is the person's opt-out of changes, offered
- * whenever the assistant asked to change anything.
+ * "Allow" grants everything asked; "Allow without administration" drops sesame:admin when it was asked;
+ * "Allow read-only" is the person's opt-out of changes, offered whenever the assistant asked to change anything.
  */
 function renderAssistantConsent(input: ConsentPageInput, assistant: AssistantRequest): string {
   const uid = encodeURIComponent(input.uid);
   const { language } = input;
   const changes = assistant.scopes.some((scope) => scope !== 'sesame:read');
+  const administration = assistant.scopes.includes('sesame:admin');
+  const origin = originText(language, assistant.origin);
   const otherScopes = input.scopes.filter((scope) => scope !== 'openid');
   return layout({
     language,
@@ -71,11 +82,13 @@ function renderAssistantConsent(input: ConsentPageInput, assistant: AssistantReq
 ${assistant.scopes.map((scope) => html`<li>${text(language, `scope.${scope}`)}</li>`)}
 ${otherScopes.map((scope) => html`<li>${text(language, `scope.${scope}`)}</li>`)}
 </ul>
+${origin ? html`<p>${origin}</p>` : ''}
 <p>${text(language, 'consent.assistant.bound')} ${durationText(language, assistant.duration)}</p>
 <p class="muted small">${text(language, 'consent.assistant.signedInAs', { name: input.userName, account: input.account })}</p>
 <form class="actions" method="post" action="/interaction/${uid}/confirm">
 <input type="hidden" name="csrf" value="${input.csrfToken}">
 <button class="button button-primary" type="submit" name="access" value="requested">${text(language, 'consent.allow')}</button>
+${administration ? html`<button class="button" type="submit" name="access" value="without_admin">${text(language, 'consent.assistant.allowWithoutAdmin')}</button>` : ''}
 ${changes ? html`<button class="button" type="submit" name="access" value="read">${text(language, 'consent.assistant.allowReadOnly')}</button>` : ''}
 <button class="button" type="submit" formaction="/interaction/${uid}/abort">${text(language, 'consent.deny')}</button>
 </form>`,

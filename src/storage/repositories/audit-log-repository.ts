@@ -18,6 +18,8 @@ export interface AuditRecord {
   after: Record<string, unknown> | null;
   /** The assistant whose token made the change; null otherwise. */
   viaClientId: string | null;
+  /** That assistant's name now (its metadata document's name for one known only by it). */
+  viaClientName?: string | null;
 }
 
 /** An entry as it is read back, with the actor's account name. */
@@ -36,6 +38,8 @@ export interface AuditLogEntry {
   ip: string | null;
   /** The assistant (native client) whose token made the change; null otherwise. */
   viaClientId: string | null;
+  /** The assistant's name when the entry was written (older entries: its registered name now); null without an assistant. */
+  viaClientName: string | null;
 }
 
 /** Where a page of entries ends: an entry's position, so entries of one millisecond are neither skipped nor repeated. */
@@ -60,7 +64,7 @@ export interface AuditLogRepository {
 
 const parseJson = (text: string | null): Record<string, unknown> | null => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
 
-function toAuditLogEntry(row: AuditLogRow & { actor_account: string | null }): AuditLogEntry {
+function toAuditLogEntry(row: AuditLogRow & { actor_account: string | null; via_client_display_name: string | null }): AuditLogEntry {
   return {
     auditId: row.audit_id,
     at: row.at,
@@ -74,6 +78,7 @@ function toAuditLogEntry(row: AuditLogRow & { actor_account: string | null }): A
     after: parseJson(row.after_json),
     ip: row.ip,
     viaClientId: row.via_client_id,
+    viaClientName: row.via_client_id === null ? null : (row.via_client_name ?? row.via_client_display_name),
   };
 }
 
@@ -94,6 +99,7 @@ export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (
         after_json: record.after ? JSON.stringify(record.after) : null,
         ip: record.ip,
         via_client_id: record.viaClientId,
+        via_client_name: record.viaClientName ?? null,
       })
       .execute();
   },
@@ -103,8 +109,9 @@ export const auditLogRepository: RepositoryFactory<AuditLogRepository> = () => (
     let select = executor
       .selectFrom('audit_log')
       .leftJoin('users', 'users.subject_id', 'audit_log.actor_subject_id')
+      .leftJoin('clients', 'clients.client_id', 'audit_log.via_client_id')
       .selectAll('audit_log')
-      .select('users.account as actor_account')
+      .select(['users.account as actor_account', 'clients.display_name as via_client_display_name'])
       .where('audit_log.project_id', projectId === null ? 'is' : '=', projectId);
     const before = page.before;
     if (before && 'at' in before) select = select.where('audit_log.at', '<', before.at);

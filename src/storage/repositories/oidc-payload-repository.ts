@@ -1,6 +1,7 @@
 import { sha256Hex } from '../../domain/digests.ts';
 import { precompile } from '../precompiled-query.ts';
-import type { OidcPayloadsTable } from '../schema.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { ClientsTable, Database, OidcPayloadsTable } from '../schema.ts';
 import { isStorableText } from '../../domain/text-rules.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
 
@@ -34,11 +35,15 @@ export interface OidcPayloadRepository {
   upsert(artifact: OidcArtifact): Promise<void>;
   /** Marks the artifact consumed; false when it was already (or does not exist): of concurrent callers one wins. */
   consume(kind: string, id: string, now: number): Promise<boolean>;
-  destroy(kind: string, id: string): Promise<void>;
+  /** Whether there was one to delete (of concurrent callers, one). */
+  destroy(kind: string, id: string): Promise<boolean>;
   /** Deletes the artifacts of this kind issued under the grant. */
   revokeByGrantId(kind: string, grantId: string): Promise<void>;
-  /** Deletes the grant the given artifact was issued under, and every code and token of that grant. */
-  revokeGrantOf(kind: string, id: string): Promise<void>;
+  /**
+   * Deletes the grant the given artifact was issued under, and every code and token of that grant. Returns
+   * the grant when this call ended it (of concurrent callers, one), undefined otherwise.
+   */
+  revokeGrantOf(kind: string, id: string): Promise<{ grantId: string; accountId: string | null; clientId: string | null; clientName: string | null } | undefined>;
   /**
    * Deletes every artifact of the person: sessions, grants, codes, access and refresh tokens,
    * interactions. Remembered consent stays: it is no credential. Returns how many rows went.
@@ -65,7 +70,7 @@ export interface OidcPayloadRepository {
    * The person's unexpired grants, each with when it was last used: the later of a code or token
    * issued under it and its token last accepted at Sesame's own APIs (null when never).
    */
-  listGrantsOf(accountId: string, now: number): Promise<Array<{ grantId: string; payload: OidcPayload; lastIssuedAt: number | null }>>;
+  listGrantsOf(accountId: string, now: number): Promise<Array<{ grantId: string; payload: OidcPayload; lastIssuedAt: number | null; clientName: string | null }>>;
   /** Deletes the person's grant and every code and token issued under it; the grant's client, or undefined when the person has no such grant. */
   revokeGrantOfAccount(accountId: string, grantId: string): Promise<{ clientId: string | null } | undefined>;
   /**
@@ -75,6 +80,10 @@ export interface OidcPayloadRepository {
   listAssistantGrants(now: number, page: { limit: number; before?: AssistantGrantCursor | undefined }): Promise<AssistantGrantRecord[]>;
   /** The person and client of the unexpired grant of a native client with this id; undefined when there is none. */
   findAssistantGrant(grantId: string, now: number): Promise<{ accountId: string; clientId: string } | undefined>;
+  /** Keeps on the grant the name its assistant's metadata document gave when the person consented. */
+  nameGrantClient(grantId: string, clientName: string): Promise<void>;
+  /** The name kept on the grant by nameGrantClient; null when none was. */
+  grantClientName(grantId: string): Promise<string | null>;
   /** Records that a token of the grant was just accepted, unless that was recorded less than `minIntervalMs` ago. */
   noteGrantUsed(grantId: string, now: number, minIntervalMs: number): Promise<void>;
 }
@@ -119,6 +128,13 @@ function lastIssuedByGrant(rows: Array<{ grant_id: string | null; payload: strin
   return lastIssued;
 }
 
+/**
+ * A grant of an assistant: of a registered native client, or of one known by its client ID metadata
+ * document (no row in clients; its grant keeps the document's name).
+ */
+const assistantGrant = (eb: ExpressionBuilder<Database & { clients: ClientsTable }, 'oidc_payloads' | 'clients'>) =>
+  eb.or([eb('clients.client_type', '=', 'native'), eb.and([eb('clients.client_id', 'is', null), eb('oidc_payloads.client_name', 'is not', null)])]);
+
 const later = (a: number | null | undefined, b: number | null | undefined): number | null => (a == null ? (b ?? null) : b == null ? a : Math.max(a, b));
 
 const toStored = (row: { payload: string; consumed_at: number | null }, jti: string | undefined): StoredOidcPayload => {
@@ -126,7 +142,7 @@ const toStored = (row: { payload: string; consumed_at: number | null }, jti: str
   return { payload: jti === undefined ? payload : { ...payload, jti }, consumedAt: row.consumed_at };
 };
 
-function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at' | 'last_used_at'> {
+function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at' | 'last_used_at' | 'client_name'> {
   const { jti: _id, ...payload } = artifact.payload;
   const clientId = typeof payload.clientId === 'string' ? payload.clientId : null;
   return {
@@ -174,23 +190,21 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         return (marked.numAffectedRows ?? 0n) > 0n;
       },
       async destroy(kind, id) {
-        await executor.deleteFrom('oidc_payloads').where('kind', '=', kind).where('id', '=', sha256Hex(id)).execute();
+        const deleted = await executor.deleteFrom('oidc_payloads').where('kind', '=', kind).where('id', '=', sha256Hex(id)).executeTakeFirst();
+        return Number(deleted.numDeletedRows) > 0;
       },
       async revokeByGrantId(kind, grantId) {
         if (!isStorableText(grantId)) return;
         await executor.deleteFrom('oidc_payloads').where('kind', '=', kind).where('grant_id', '=', grantId).execute();
       },
       async revokeGrantOf(kind, id) {
-        const row = await executor.selectFrom('oidc_payloads').select('grant_id').where('kind', '=', kind).where('id', '=', sha256Hex(id)).executeTakeFirst();
+        const row = await executor.selectFrom('oidc_payloads').select(['grant_id', 'account_id', 'client_id']).where('kind', '=', kind).where('id', '=', sha256Hex(id)).executeTakeFirst();
         const grantId = row?.grant_id;
-        if (!grantId) return;
-        await executor
-          .deleteFrom('oidc_payloads')
-          .where((eb) => eb.or([
-            eb.and([eb('kind', 'in', GRANT_ARTIFACT_KINDS), eb('grant_id', '=', grantId)]),
-            eb.and([eb('kind', '=', 'Grant'), eb('id', '=', sha256Hex(grantId))]),
-          ]))
-          .execute();
+        if (!grantId) return undefined;
+        const named = await executor.selectFrom('oidc_payloads').select('client_name').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).executeTakeFirst();
+        const grant = await executor.deleteFrom('oidc_payloads').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).executeTakeFirst();
+        await executor.deleteFrom('oidc_payloads').where('kind', 'in', GRANT_ARTIFACT_KINDS).where('grant_id', '=', grantId).execute();
+        return Number(grant.numDeletedRows) > 0 ? { grantId, accountId: row.account_id, clientId: row.client_id, clientName: named?.client_name ?? null } : undefined;
       },
       async revokeAllForAccount(accountId) {
         if (!isStorableText(accountId)) return 0;
@@ -259,7 +273,7 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
       async listGrantsOf(accountId, now) {
         const rows = await executor
           .selectFrom('oidc_payloads')
-          .select(['kind', 'grant_id', 'payload', 'last_used_at'])
+          .select(['kind', 'grant_id', 'payload', 'last_used_at', 'client_name'])
           .where('account_id', '=', accountId)
           .where('kind', 'in', ['Grant', ...GRANT_ARTIFACT_KINDS])
           .where('grant_id', 'is not', null)
@@ -268,7 +282,7 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         const lastIssued = lastIssuedByGrant(rows.filter((row) => row.kind !== 'Grant'));
         return rows
           .filter((row) => row.kind === 'Grant' && row.grant_id)
-          .map((row) => ({ grantId: row.grant_id as string, payload: JSON.parse(row.payload) as OidcPayload, lastIssuedAt: later(lastIssued.get(row.grant_id as string), row.last_used_at) }));
+          .map((row) => ({ grantId: row.grant_id as string, payload: JSON.parse(row.payload) as OidcPayload, lastIssuedAt: later(lastIssued.get(row.grant_id as string), row.last_used_at), clientName: row.client_name }));
       },
       async revokeGrantOfAccount(accountId, grantId) {
         if (!isStorableText(grantId)) return undefined;
@@ -287,11 +301,11 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
       async listAssistantGrants(now, { limit, before }) {
         let query = executor
           .selectFrom('oidc_payloads')
-          .innerJoin('clients', 'clients.client_id', 'oidc_payloads.client_id')
+          .leftJoin('clients', 'clients.client_id', 'oidc_payloads.client_id')
           .innerJoin('users', 'users.subject_id', 'oidc_payloads.account_id')
-          .select(['oidc_payloads.grant_id', 'oidc_payloads.client_id', 'oidc_payloads.payload', 'oidc_payloads.expires_at', 'oidc_payloads.last_used_at', 'clients.display_name', 'users.subject_id', 'users.account'])
+          .select(['oidc_payloads.grant_id', 'oidc_payloads.client_id', 'oidc_payloads.payload', 'oidc_payloads.expires_at', 'oidc_payloads.last_used_at', 'oidc_payloads.client_name', 'clients.display_name', 'users.subject_id', 'users.account'])
           .where('oidc_payloads.kind', '=', 'Grant')
-          .where('clients.client_type', '=', 'native')
+          .where(assistantGrant)
           .where('oidc_payloads.grant_id', 'is not', null)
           .where('oidc_payloads.expires_at', '>', now);
         // A grant's expiry is fixed when it is made (its lifetime is constant), so it orders grants by age.
@@ -314,7 +328,7 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         return grants.map((grant) => ({
           grantId: grant.grant_id as string,
           clientId: grant.client_id as string,
-          clientDisplayName: grant.display_name,
+          clientDisplayName: grant.display_name ?? grant.client_name ?? (grant.client_id as string),
           subjectId: grant.subject_id,
           account: grant.account,
           payload: JSON.parse(grant.payload) as OidcPayload,
@@ -326,14 +340,23 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         if (!isStorableText(grantId)) return undefined;
         const grant = await executor
           .selectFrom('oidc_payloads')
-          .innerJoin('clients', 'clients.client_id', 'oidc_payloads.client_id')
+          .leftJoin('clients', 'clients.client_id', 'oidc_payloads.client_id')
           .select(['oidc_payloads.account_id', 'oidc_payloads.client_id'])
           .where('oidc_payloads.kind', '=', 'Grant')
           .where('oidc_payloads.id', '=', sha256Hex(grantId))
-          .where('clients.client_type', '=', 'native')
+          .where(assistantGrant)
           .where((eb) => eb.or([eb('oidc_payloads.expires_at', 'is', null), eb('oidc_payloads.expires_at', '>', now)]))
           .executeTakeFirst();
         return grant?.account_id && grant.client_id ? { accountId: grant.account_id, clientId: grant.client_id } : undefined;
+      },
+      async nameGrantClient(grantId, clientName) {
+        if (!isStorableText(grantId)) return;
+        await executor.updateTable('oidc_payloads').set({ client_name: clientName }).where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).execute();
+      },
+      async grantClientName(grantId) {
+        if (!isStorableText(grantId)) return null;
+        const row = await executor.selectFrom('oidc_payloads').select('client_name').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).executeTakeFirst();
+        return row?.client_name ?? null;
       },
       async noteGrantUsed(grantId, now, minIntervalMs) {
         if (!isStorableText(grantId)) return;

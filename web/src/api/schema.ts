@@ -1189,7 +1189,7 @@ export interface components {
             version: number;
             /** @description Your role in the project; null for an administrator who is not a member. */
             role: ("owner" | "maintainer" | "viewer") | null;
-            /** @description What you may do here. */
+            /** @description What you may do here; while the project is archived only `read` and, for whoever may un-archive it, `manage_project`. */
             capabilities: ("read" | "write_clients" | "manage_members" | "manage_project")[];
             /**
              * Format: date-time
@@ -1273,7 +1273,7 @@ export interface components {
             createdAt: string;
             /** @description When a retiring secret stops working; null for the active one. */
             expiresAt: string | null;
-            /** @description Last successful use at /token; shows whether a retiring secret is still in use. */
+            /** @description When /token last issued tokens to a request authenticated with this secret (to the minute; a refused request does not count); shows whether a retiring secret is still in use. */
             lastUsedAt: string | null;
         };
         NewSecret: {
@@ -1320,6 +1320,8 @@ export interface components {
             ip: string | null;
             /** @description The assistant (native client) whose OAuth token made the change; null for the console, password sessions, the command line and the system. */
             viaClientId: string | null;
+            /** @description That assistant's name: its registered name, or for an assistant known by its client ID metadata document (a `viaClientId` that is an https URL) the document's `client_name` when the person consented; null when `viaClientId` is. */
+            viaClientName: string | null;
         };
         UserSummary: {
             subjectId: string;
@@ -5927,7 +5929,8 @@ export interface operations {
                      *             ]
                      *           },
                      *           "ip": "203.0.113.7",
-                     *           "viaClientId": null
+                     *           "viaClientId": null,
+                     *           "viaClientName": null
                      *         }
                      *       ]
                      *     }
@@ -7097,7 +7100,8 @@ export interface operations {
                      *             "status": "disabled"
                      *           },
                      *           "ip": "203.0.113.7",
-                     *           "viaClientId": null
+                     *           "viaClientId": null,
+                     *           "viaClientName": null
                      *         }
                      *       ]
                      *     }

@@ -26,6 +26,12 @@ const TEXT = {
   get required() {
     return t('console.accountFactors.required');
   },
+  get enrolmentRequired() {
+    return t('console.accountFactors.enrolmentRequired');
+  },
+  get signInAgain() {
+    return t('console.accountFactors.signInAgain');
+  },
   get none() {
     return t('console.accountFactors.none');
   },
@@ -96,7 +102,8 @@ const TEXT = {
 const AUTHENTICATOR_TYPES = new Set<Factor['type']>(['totp', 'passkey']);
 
 export function AccountFactorsPanel() {
-  const { user } = useSession();
+  const session = useSession();
+  const { user } = session;
   const factors = useResource('account-factors', () => unwrap(api.GET('/account/factors')));
   const [adding, setAdding] = useState<'totp' | 'passkey' | null>(null);
   const [passkeysWork] = useState(browserSupportsWebAuthn);
@@ -147,7 +154,12 @@ export function AccountFactorsPanel() {
       </p>
       {factors.error && <LoadError error={factors.error} onRetry={() => void factors.reload()} />}
       {!factors.data && !factors.error && <Loading what={TEXT.loading} />}
-      {factors.data?.mfaRequired && authenticators.length === 0 && (
+      {session.enrolmentRequired && (
+        <div class="alert alert-warning">
+          <p>{authenticators.length === 0 ? TEXT.enrolmentRequired : TEXT.signInAgain}</p>
+        </div>
+      )}
+      {!session.enrolmentRequired && factors.data?.mfaRequired && authenticators.length === 0 && (
         <div class="alert alert-warning">
           <p>{TEXT.required}</p>
         </div>

@@ -67,6 +67,11 @@ export function AuditPanel({ project }: ProjectContext) {
                   <span class="small muted">
                     {entry.ip ? t('console.audit.viaFrom', { surface: entry.surface, ip: entry.ip }) : t('console.audit.via', { surface: entry.surface })}
                   </span>
+                  {entry.viaClientId && (
+                    <span class="block small" title={entry.viaClientId}>
+                      {t('console.audit.byAssistant', { assistant: entry.viaClientName ?? entry.viaClientId })}
+                    </span>
+                  )}
                 </td>
                 <td data-label={t('console.audit.action')}>
                   <Badge>{entry.action}</Badge>

@@ -4,7 +4,7 @@ import { FormError } from '../components/form-error.tsx';
 import { TextField } from '../components/field.tsx';
 import { OneTimeCodeField } from '../components/one-time-code-field.tsx';
 import { navigate, safeNextPath, useLocation } from '../router.ts';
-import { finishUpstreamSignIn, signIn, startUpstreamSignIn, useSession } from '../session.ts';
+import { afterSignIn, finishUpstreamSignIn, signIn, startUpstreamSignIn, useSession } from '../session.ts';
 import { PasskeySignIn } from './passkey-sign-in.tsx';
 import { toApiError } from '../use-resource.ts';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
@@ -45,7 +45,7 @@ export function SignInPage() {
   }, [locale]);
 
   useEffect(() => {
-    if (session.status === 'signed-in') navigate(next, { replace: true });
+    if (session.status === 'signed-in') navigate(afterSignIn(next), { replace: true });
   }, [session.status, next]);
 
   useEffect(() => {
@@ -59,7 +59,7 @@ export function SignInPage() {
     setError(undefined);
     try {
       await finishUpstreamSignIn(code);
-      navigate(next, { replace: true });
+      navigate(afterSignIn(next), { replace: true });
     } catch (caught) {
       const apiError = toApiError(caught);
       setOtp('');
@@ -99,7 +99,7 @@ export function SignInPage() {
     setError(undefined);
     try {
       await signIn(account.trim(), password, needsCode ? otp.replace(/\s/g, '') : undefined);
-      navigate(next, { replace: true });
+      navigate(afterSignIn(next), { replace: true });
     } catch (caught) {
       const apiError = toApiError(caught);
       setOtp('');
@@ -176,7 +176,7 @@ export function SignInPage() {
                 {busy ? t('console.signIn.busy') : t('console.signIn.submit')}
               </button>
             </form>
-            <PasskeySignIn disabled={busy || session.status === 'loading'} onSignedIn={() => navigate(next, { replace: true })} />
+            <PasskeySignIn disabled={busy || session.status === 'loading'} onSignedIn={() => navigate(afterSignIn(next), { replace: true })} />
             {session.signInProviders.length > 0 && (
               <section class="upstream-sign-in stack" aria-labelledby="upstream-heading">
                 <p id="upstream-heading" class="upstream-heading">

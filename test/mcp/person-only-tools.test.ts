@@ -6,7 +6,7 @@ import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { OidcUserAgent } from '../helpers/oidc-user-agent.ts';
-import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
+import { authorizeAndConnect, authorizeWithScope, mcpRequest, PreRegisteredAssistant, registerAssistant, signInOverHttp } from './assistant-client.ts';
 
 type Json = Record<string, any>;
 
@@ -56,6 +56,13 @@ describe.each(TEST_ENGINES)('an assistant cannot plant or change a person\'s cre
     expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
     const code = await signInOverHttp(server.issuer, person)(provider.authorizationUrl!);
     expect(await auth(provider, { serverUrl, authorizationCode: code })).toBe('AUTHORIZED');
+    return provider.tokens()!.access_token;
+  }
+
+  /** An administrator's assistant asks for sesame:admin itself (the 401's default names only read and write). */
+  async function administratorToken(resource: 'mcp' | 'api/agent'): Promise<string> {
+    const provider = newAssistant();
+    await authorizeWithScope(server.issuer, provider, 'sesame:read sesame:write sesame:admin', signInOverHttp(server.issuer, ADMIN), resource);
     return provider.tokens()!.access_token;
   }
 
@@ -144,7 +151,7 @@ describe.each(TEST_ENGINES)('an assistant cannot plant or change a person\'s cre
   });
 
   it('administrators on others: no setUserPassword or resetUserFactors tool, browser_only to an assistant\'s Agent API token; a password-login session keeps them, never on oneself', async () => {
-    const adminMcp = await mcpToken(ADMIN);
+    const adminMcp = await administratorToken('mcp');
     const tools = ((await mcpRequest(server.issuer, adminMcp, 'tools/list')).body.result.tools as Json[]);
     const names = tools.map((listed) => listed.name as string);
     expect(names).toContain('listUsers');
@@ -155,7 +162,7 @@ describe.each(TEST_ENGINES)('an assistant cannot plant or change a person\'s cre
     expect(refusedTool.isError).toBe(true);
     expect(refusedTool.structuredContent.error_description).toContain('no tool named setUserPassword');
 
-    const adminOAuth = await agentApiToken(ADMIN);
+    const adminOAuth = await administratorToken('api/agent');
     for (const [path, body] of [[`/admin/users/${carol.subjectId}/password`, { password: 'an assistant chose this one' }], [`/admin/users/${carol.subjectId}/factors/reset`, undefined]] as const) {
       const refused = await agentCall(adminOAuth, 'POST', path, body);
       expect([refused.status, refused.body?.error], path).toEqual([403, 'browser_only']);
@@ -175,7 +182,7 @@ describe.each(TEST_ENGINES)('an assistant cannot plant or change a person\'s cre
   });
 
   it('createUser through MCP takes no password: one sent is refused as an unknown argument and nothing is made; without one (no mail) the answer is a one-time set-password link', async () => {
-    const adminMcp = await mcpToken(ADMIN);
+    const adminMcp = await administratorToken('mcp');
     const createTool = ((await mcpRequest(server.issuer, adminMcp, 'tools/list')).body.result.tools as Json[]).find((listed) => listed.name === 'createUser')!;
     expect(Object.keys(createTool.inputSchema.properties)).not.toContain('password');
     expect(createTool.inputSchema.properties.account).toBeDefined();

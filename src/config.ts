@@ -47,6 +47,9 @@ const TRUST_PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']
  */
 export const SHUTDOWN_GRACE_DEFAULT_SECONDS = 10;
 
+/** How long a console session's last proof of the person (its sign-in, a re-authentication) lets it change the person's credentials: long enough to finish a change, short enough that a forgotten open console is not enough. */
+export const REAUTH_WINDOW_DEFAULT_SECONDS = 600;
+
 /** How often an instance re-reads the published signing keys, so a rotation made elsewhere (the CLI, another instance) is served within it. */
 export const SIGNING_KEY_REFRESH_DEFAULT_SECONDS = 30;
 
@@ -108,6 +111,7 @@ const environmentSchema = z.object({
   LOOKUP_RATE_PER_IP: limitCount(),
   LOOKUP_RATE_WINDOW_SECONDS: windowSeconds(),
   SIGNING_KEY_REFRESH_SECONDS: windowSeconds(),
+  REAUTH_WINDOW_SECONDS: windowSeconds(),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// (STARTTLS when the server offers it) or smtps:// (TLS) URL, e.g. smtp://user:password@mail.example.com:587' }).optional()),
   MAIL_FROM: optionalText.refine((v) => v === undefined || /^[^<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(v), 'must be an address, e.g. sesame@example.com or "Sesame <sesame@example.com>"'),
   ASSISTANT_METADATA_DOCUMENTS: optionalText.pipe(onOffText.optional()),
@@ -149,6 +153,8 @@ function buildConfig(env: z.infer<typeof environmentSchema>) {
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
     signingKeyRefreshSeconds: env.SIGNING_KEY_REFRESH_SECONDS ?? SIGNING_KEY_REFRESH_DEFAULT_SECONDS,
+    /** How long a console sign-in or re-authentication lets the person change their credentials without proving themselves again. */
+    reauthWindowSeconds: env.REAUTH_WINDOW_SECONDS ?? REAUTH_WINDOW_DEFAULT_SECONDS,
     /** Unset SMTP_URL: Sesame sends no mail, and invitations, resets and verification say so. */
     mail: env.SMTP_URL === undefined ? undefined : { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM ?? defaultMailFrom(env.OIDC_ISSUER ?? `http://localhost:${port}`) },
     /**

@@ -196,12 +196,14 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], surfac
       summary: operation.summary,
       description: renderText(operation.description, words),
       tags: [operation.tag],
+      // Machine-readable for clients: who alone may call it (DESIGN.md section 14); such operations are no MCP tools.
+      ...(operation.onlyFrom ? { 'x-only-from': operation.onlyFrom } : {}),
       security: operation.security ?? (operation.access === 'session' ? surface.sessionSecurity(operation) : []),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(operation.body
         ? {
             requestBody: {
-              required: true,
+              required: !operation.body.safeParse(undefined).success,
               content: {
                 'application/json': { schema: convert(operation.body, 'input'), ...(operation.bodyExample !== undefined ? { example: operation.bodyExample } : {}) },
               },

@@ -9,6 +9,7 @@ import { queryValueForm } from './contracts/common.ts';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_ARGUMENT, readIdempotencyValue, runIdempotently } from './idempotency-key.ts';
 import { isCreating, type AnyOperation, type SignedIn } from './operation.ts';
 import { refuseOutsideTokenScope } from './operation-scope.ts';
+import { refuseOffItsSurface } from './operation-surface.ts';
 import { parseRequestPart, refuseUnexpectedBody, type Location } from './request-validation.ts';
 
 /**
@@ -16,7 +17,8 @@ import { parseRequestPart, refuseUnexpectedBody, type Location } from './request
  * the MCP tools). Its steps, in order:
  *
  * 1. authenticate        the surface's own (bearer token, console cookie + CSRF, MCP's OAuth token)
- * 2. check the scope     refuseOutsideTokenScope: the one place a token's scopes are judged
+ * 2. check the surface   refuseOffItsSurface: an operation only a person's own session may call (`onlyFrom`)
+ *    check the scope     refuseOutsideTokenScope: the one place a token's scopes are judged
  * 3. validate            the operation's zod contracts, every problem of the call in one answer
  * 4. idempotency         a creating operation with a key answers its first answer again
  * 5. call                the operation's one use case
@@ -118,6 +120,7 @@ export function validateArguments(operation: AnyOperation, sent: SentArguments, 
 export async function runOperation<Raw, Answer>(surface: OperationSurface<Raw, Answer>, operation: AnyOperation, raw: Raw, services: Services): Promise<Answer> {
   try {
     const { actor, signedIn } = await surface.authenticate(operation, raw);
+    refuseOffItsSurface(operation, actor);
     refuseOutsideTokenScope(operation, actor);
     const { params, query, body, idempotencyKey } = validateArguments(operation, surface.argumentsOf(operation, raw), surface.argumentForm);
     const { request, reply } = surface.transport(raw);

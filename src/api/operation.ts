@@ -17,6 +17,8 @@ export interface SignedIn {
   token: string;
   /** Set when the bearer is an OAuth access token of an assistant (native client), not a password session. */
   assistant?: { clientId: string; clientName?: string | null; grantId: string; scopes: readonly string[] };
+  /** A console session's last proof of the person (sign-in or re-authentication), epoch ms. */
+  provenAt?: number;
   /** A session opened for a person who must enrol a second factor: it may only enrol (src/api/enrolment-session.ts). */
   enrolmentRequired?: boolean;
 }
@@ -68,6 +70,15 @@ export interface Operation<
   destructive?: true;
   /** The answer is a secret shown this once (it is never stored, so an Idempotency-Key cannot replay it). */
   answerIsSecret?: boolean;
+  /**
+   * Who alone may call it (DESIGN.md section 14), checked by the pipeline before anything else and by the
+   * use case: `console`, the person's own browser session (the person-only operations: answered
+   * 403 browser_only on the Agent API, and not an MCP tool); `password-sessions`, not an assistant's
+   * OAuth token (not an MCP tool; 403 browser_only to such a token on the Agent API).
+   */
+  onlyFrom?: 'console' | 'password-sessions';
+  /** Body fields the MCP tool does not take (an assistant never handles them); sent anyway, they are refused as unknown arguments. */
+  notToolArguments?: readonly string[];
   /** Replaces the surface's security requirement in the document (the console's login and context). */
   security?: Array<Record<string, string[]>>;
   handle(context: OperationContext<z.output<P>, z.output<Q>, z.output<B>, A>): Promise<z.output<R>>;

@@ -67,6 +67,7 @@ export function restSurface(operations: readonly AnyOperation[], auth: SurfaceAu
         surface: auth.surface,
         ip: request.ip,
         ...(signedIn?.assistant ? { viaClientId: signedIn.assistant.clientId, viaClientName: signedIn.assistant.clientName ?? null, scopes: signedIn.assistant.scopes } : {}),
+        ...(signedIn?.provenAt !== undefined ? { provenAt: signedIn.provenAt } : {}),
       };
       return { actor, signedIn };
     },

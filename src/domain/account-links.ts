@@ -8,6 +8,8 @@ export const ACCOUNT_LINK_LIFETIME_MS: Record<AccountLinkPurpose, number> = {
   email_verification: 24 * 60 * 60 * 1000,
 };
 
+/** A set-password link handed to an administrator (no mail) instead of mailed: 7 days, so it can wait for the person. */
+export const SET_PASSWORD_LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 /**
  * At most this many reset mails go to one account per window, whoever asks: more requests get the same
  * answer and no mail, so strangers can neither flood the inbox nor make the person's own request fail.
@@ -22,7 +24,7 @@ export const ACCOUNT_LINK_PATHS: Record<AccountLinkPurpose, string> = {
 };
 
 /** The security notices a person receives by mail. */
-export const SECURITY_NOTICE_KINDS = ['password_changed', 'second_factor_changed', 'assistant_connected', 'email_change_requested'] as const;
+export const SECURITY_NOTICE_KINDS = ['password_changed', 'second_factor_changed', 'assistant_connected', 'email_change_requested', 'identity_unlinked'] as const;
 export type SecurityNoticeKind = (typeof SECURITY_NOTICE_KINDS)[number];
 
 export type MailKind = AccountLinkPurpose | 'security_notice';

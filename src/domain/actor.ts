@@ -17,6 +17,11 @@ export interface Actor {
    * password session or cookie, which the person's role alone bounds.
    */
   scopes?: readonly string[];
+  /**
+   * When the console session making the request last proved the person (its sign-in or a
+   * re-authentication), epoch ms; set only for console sessions. Person-only operations need it recent.
+   */
+  provenAt?: number;
 }
 
 export const systemActor: Actor = { subjectId: null, isAdmin: true, surface: 'system', ip: null };

@@ -9,7 +9,7 @@ export type AssistantScope = (typeof ASSISTANT_SCOPES)[number];
 /** The consent page's plain words for each scope. */
 export const ASSISTANT_SCOPE_DESCRIPTIONS: Record<AssistantScope, string> = {
   'sesame:read': 'See your projects, their members, clients and audit trail, and your own sessions, connected applications and sign-in factors',
-  'sesame:write': 'Make every change your role allows: create and edit projects, register and change clients, rotate and revoke secrets, manage members; and change your own account: password, sessions, connected applications and sign-in factors',
+  'sesame:write': 'Make every change your role allows: create and edit projects, register and change clients, rotate and revoke secrets, manage members; and end your sessions and withdraw connected applications (never your password, email or sign-in factors: only you change those, in the console)',
   'sesame:admin': 'Use your administrator rights: manage people and instance settings',
 };
 

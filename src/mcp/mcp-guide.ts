@@ -34,8 +34,9 @@ export interface McpGuideSettings {
   bodyLimitBytes: number;
 }
 
-// Codes an assistant's call over MCP never meets: they belong to password logins and the console's cookies.
-const NOT_ON_MCP = new Set<ErrorCode>(['invalid_credentials', 'mfa_required', 'csrf_failed', 'unsupported_media_type']);
+// Codes an assistant's call over MCP never meets: they belong to password logins and the console's cookies, and to
+// the operations only a person's own session may call, which are no tools (DESIGN.md section 14).
+const NOT_ON_MCP = new Set<ErrorCode>(['invalid_credentials', 'mfa_required', 'csrf_failed', 'unsupported_media_type', 'browser_only', 'reauthentication_required', 'use_my_account']);
 
 // Over MCP the token comes from OAuth, so its advice differs from the REST login's.
 const MCP_ADVICE: Partial<Record<ErrorCode, string | PointedText>> = {
@@ -95,6 +96,7 @@ ${ASSISTANT_SCOPES.map((scope) => `  - \`${scope}\`: ${ASSISTANT_SCOPE_DESCRIPTI
   A tool outside the granted scopes is not listed. Called anyway, it is not a tool error but an HTTP 403 whose \`WWW-Authenticate\` challenge names the scope to ask for (yours plus what the tool needs), with a JSON-RPC error whose \`data.error\` is \`insufficient_scope\`: your MCP client asks the person to authorize that scope on Sesame's consent page. Tell them why first; if they grant less, do not call it again.
 - When the person asks you to leave, call ${tool('disconnectAssistant')} (it needs only \`sesame:read\`): your access and refresh tokens stop working at once, and the person is asked again if you connect later.
 - Every change you make is recorded in the audit trail with the surface \`mcp\` and your client id (\`viaClientId\`).
+- **The person's credentials are theirs alone.** Changing a password, adding an authenticator app or a passkey, new recovery codes, removing a second factor, changing the email address and unlinking an identity have no tools: only the person does them, in Sesame's console under My account, signed in in their own browser. Whoever holds a token (you, or someone who found one) must never be able to plant a credential or redirect the password-reset mail. When the person asks for one of these, tell them where to do it; never ask for their password or codes. You may still read ${tool('listMyFactors')} and ${tool('getMyEmail')}, end a session (${tool('endMySession')}) and withdraw an application's access (${tool('revokeMyConsent')}). An administrator's setting of another person's password or removing their factors has no tools either, and ${tool('createUser')} takes no \`password\`: without outgoing mail its answer carries a one-time \`setPasswordUrl\` (7 days) for the new person to choose their own; hand it to the person once, like a secret (section 7).
 
 ## 2. Calling tools
 

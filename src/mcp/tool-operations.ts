@@ -5,9 +5,13 @@ import type { Config } from '../config.ts';
 /** Agent API operations that make no sense as tools: the token comes from OAuth, and MCP describes itself. */
 export const OPERATIONS_NOT_TOOLS = new Set(['login', 'logout', 'getInstructions', 'getOpenApiDocument']);
 
-/** The MCP tools' operations: the Agent API's own list, so a new operation is a new tool. */
+/**
+ * The MCP tools' operations: the Agent API's own list, so a new operation is a new tool; except the
+ * operations only a person's browser or password session may call (`onlyFrom`), which an assistant's
+ * token never may: they are no tools at all, so an assistant neither sees nor calls them.
+ */
 export function toolOperations(config: Config, bodyLimitBytes: number): AnyOperation[] {
-  return agentOperations(config, bodyLimitBytes).filter((operation) => !OPERATIONS_NOT_TOOLS.has(operation.operationId));
+  return agentOperations(config, bodyLimitBytes).filter((operation) => !OPERATIONS_NOT_TOOLS.has(operation.operationId) && operation.onlyFrom === undefined);
 }
 
 /** MCP tool annotations, from the operation's definition: reads are read-only; what the operation marks destructive is. */

@@ -18,7 +18,7 @@ export function requestPartSchema(schema: z.ZodType): JsonSchema {
   }) as JsonSchema;
 }
 
-/** Which argument names belong to which part of the request. */
+/** Which argument names belong to which part of the request (never the body fields the tool does not take, `notToolArguments`). */
 export function argumentParts(operation: AnyOperation): Map<string, RequestPart> {
   const parts = new Map<string, RequestPart>();
   for (const part of REQUEST_PARTS) {
@@ -26,6 +26,7 @@ export function argumentParts(operation: AnyOperation): Map<string, RequestPart>
     if (!schema) continue;
     const properties = (requestPartSchema(schema).properties ?? {}) as JsonSchema;
     for (const name of Object.keys(properties)) {
+      if (part === 'body' && operation.notToolArguments?.includes(name)) continue;
       if (parts.has(name)) throw new Error(`${operation.operationId}: the argument ${name} is in both ${parts.get(name)} and ${part}`);
       parts.set(name, part);
     }
@@ -49,8 +50,9 @@ export function operationInputSchema(operation: AnyOperation): JsonSchema {
     const schema = partSchema(operation, part, 'json');
     if (!schema) continue;
     const { properties: partProperties, required: partRequired, $defs } = requestPartSchema(schema) as { properties?: JsonSchema; required?: string[]; $defs?: JsonSchema };
-    Object.assign(properties, partProperties ?? {});
-    required.push(...(partRequired ?? []));
+    const omitted = part === 'body' ? (operation.notToolArguments ?? []) : [];
+    Object.assign(properties, Object.fromEntries(Object.entries(partProperties ?? {}).filter(([name]) => !omitted.includes(name))));
+    required.push(...(partRequired ?? []).filter((name) => !omitted.includes(name)));
     defs = { ...defs, ...($defs ?? {}) };
   }
   // The Idempotency-Key header of a creating operation, as an argument with the same rules and meaning.

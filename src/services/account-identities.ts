@@ -5,6 +5,8 @@ import { AppError } from '../errors.ts';
 import type { Repositories } from '../storage/store.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
+import { createPersonOnlyCheck } from './person-only.ts';
+import { queueSecurityNotice } from './security-notices.ts';
 
 export interface AccountIdentityView {
   identityId: string;
@@ -29,7 +31,9 @@ async function hasAnotherWayIn(repos: Repositories, subjectId: string, identity:
 }
 
 /** My account: the upstream identities (OpenID Connect providers, directories) linked to me. */
-export function createAccountIdentityService({ store, clock }: ServiceDeps) {
+export function createAccountIdentityService(deps: ServiceDeps) {
+  const { store, clock, mail } = deps;
+  const personOnly = createPersonOnlyCheck(deps);
   return {
     async listIdentities(actor: Actor): Promise<AccountIdentityView[]> {
       const subjectId = subjectOf(actor);
@@ -46,7 +50,7 @@ export function createAccountIdentityService({ store, clock }: ServiceDeps) {
 
     /** Unlinks one; refused (409 last_sign_in_method) when it is the person's last way to sign in. */
     async removeIdentity(actor: Actor, identityId: string): Promise<void> {
-      const subjectId = subjectOf(actor);
+      const subjectId = personOnly.requirePerson(actor, 'Unlinking an identity');
       await store.transaction(async (repos) => {
         const identity = await repos.upstreamIdentities.find(subjectId, identityId);
         if (!identity) throw new AppError('not_found', said`You have no linked identity ${identityId}; list them with ${see('listMyIdentities')}.`);
@@ -63,6 +67,8 @@ export function createAccountIdentityService({ store, clock }: ServiceDeps) {
           targetId: subjectId,
           before: { identityId, provider: identity.providerName, issuer: identity.issuer, subject: identity.subject },
         });
+        const person = await repos.users.findBySubjectId(subjectId);
+        if (person) await queueSecurityNotice(repos, clock, mail, person, 'identity_unlinked');
       });
     },
   };

@@ -9,6 +9,8 @@ import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { AccountConsent, AccountSession, AccountSessionKind } from '../domain/views.ts';
 import { hashPassword } from './passwords.ts';
+import { createPersonOnlyCheck } from './person-only.ts';
+import { queueSecurityNotice } from './security-notices.ts';
 import { createUserService } from './users.ts';
 
 export type { AccountConsent, AccountSession, AccountSessionKind };
@@ -24,8 +26,9 @@ export interface AccountCaller {
 
 /** The signed-in person's own account: password, sessions, and the applications they allowed. */
 export function createAccountService(deps: ServiceDeps) {
-  const { store, clock } = deps;
+  const { store, clock, mail } = deps;
   const users = createUserService(deps);
+  const personOnly = createPersonOnlyCheck(deps);
 
   const signInSurface = (actor: Actor): SignInSurface => (actor.surface === 'console' ? 'management' : 'agent');
 
@@ -43,6 +46,8 @@ export function createAccountService(deps: ServiceDeps) {
 
     /** Replaces the password; every other session of the person ends (console, agent, OIDC sessions, grants and tokens). */
     async changePassword({ actor, currentToken }: AccountCaller, input: { currentPassword: string; newPassword: string }): Promise<void> {
+      // The current password alone is not enough: an unattended open console must not change it.
+      personOnly.requirePerson(actor, 'Changing your password');
       const problem = passwordProblem(input.newPassword);
       if (problem) throw new AppError('invalid_request', `The new password ${problem}.`, { fieldErrors: { newPassword: problem } });
       const subjectId = await requirePassword(actor, input.currentPassword);
@@ -54,6 +59,31 @@ export function createAccountService(deps: ServiceDeps) {
         // Made from a console or agent session: no OIDC artifact is the one making the change, so all go.
         const endedOidcArtifacts = await repos.oidcPayloads.revokeAllForAccount(subjectId);
         await writeAudit(repos, clock, actor, { action: 'account.password_change', targetType: 'user', targetId: subjectId, after: { endedSessions, endedOidcArtifacts } });
+        const person = await repos.users.findBySubjectId(subjectId);
+        if (person) await queueSecurityNotice(repos, clock, mail, person, 'password_changed');
+      });
+    },
+
+    /**
+     * Proves the person again in the console session making the request (its `currentToken`), with the
+     * current password or a one-time code (TOTP or an unused recovery code): the person-only operations
+     * then work for REAUTH_WINDOW_SECONDS. A wrong proof is 401 invalid_credentials, counted toward the
+     * sign-in limits like a failed login.
+     */
+    async reauthenticate({ actor, currentToken }: AccountCaller, proof: { currentPassword?: string | undefined; otp?: string | undefined }): Promise<void> {
+      const subjectId = personOnly.requirePerson(actor, 'Re-authenticating', { proofInRequest: true });
+      if (actor.surface !== 'console' || currentToken === null) throw new AppError('browser_only', 'Only a console session proves the person again; sign in to the console.');
+      if (proof.currentPassword !== undefined) {
+        await requirePassword(actor, proof.currentPassword);
+      } else if (proof.otp === undefined || !(await users.signInSecondStep(subjectId, proof.otp, { ip: actor.ip, surface: signInSurface(actor) }, 'pwd'))) {
+        throw new AppError('invalid_credentials', 'The one-time code is wrong or was used already. Send the current code of your authenticator app, or an unused recovery code, in `otp`; repeated failures are refused for a while.', {
+          fieldErrors: { otp: 'is wrong or was used already' },
+        });
+      }
+      await store.transaction(async (repos) => {
+        const now = clock.now();
+        if (!(await repos.sessions.markProven(sha256Hex(currentToken), now))) throw new AppError('login_required', 'This console session has ended; sign in again.');
+        await writeAudit(repos, clock, actor, { action: 'session.reauthenticate', targetType: 'user', targetId: subjectId, after: { method: proof.currentPassword !== undefined ? 'password' : 'otp' } });
       });
     },
 

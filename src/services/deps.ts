@@ -22,6 +22,8 @@ export interface ServiceDeps {
   mail?: MailSettings;
   /** OIDC_ISSUER: passkeys are bound to its host (the WebAuthn relying-party ID) and origin. Absent: no passkeys. */
   issuer?: string | undefined;
+  /** REAUTH_WINDOW_SECONDS: how recent a console session's proof of the person must be for a person-only operation; absent, the default. */
+  reauthWindowSeconds?: number | undefined;
   /** Absent (the command line, unit tests): warnings are dropped. */
   log?: ServiceLog | undefined;
 }

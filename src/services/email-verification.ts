@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
 import { ownSubjectId } from './caller-checks.ts';
 import type { ServiceDeps } from './deps.ts';
+import { createPersonOnlyCheck } from './person-only.ts';
 import { issueAccountLink, openAccountLink, requireMail } from './mail/account-links.ts';
 import type { LinkCheck } from './password-reset.ts';
 import { queueSecurityNotice } from './security-notices.ts';
@@ -28,7 +29,9 @@ const sameAddress = (a: string | null, b: string) => a !== null && a.toLowerCase
  * address, verified, unless another account holds it verified: a verified address belongs to one account.
  * The request itself answers the same for every address, so it tells nothing about other accounts.
  */
-export function createEmailVerificationService({ store, clock, mail }: ServiceDeps) {
+export function createEmailVerificationService(deps: ServiceDeps) {
+  const { store, clock, mail } = deps;
+  const personOnly = createPersonOnlyCheck(deps);
   return {
     /** The caller's address, whether it is verified, the one pending, and whether Sesame can mail a verification link. */
     async currentEmail(actor: Actor): Promise<MyEmail & { mailEnabled: boolean }> {
@@ -44,9 +47,8 @@ export function createEmailVerificationService({ store, clock, mail }: ServiceDe
      * current address; the current address stays. Sending the current, verified address changes nothing.
      */
     async changeEmail(actor: Actor, email: string): Promise<MyEmail> {
-      if (!actor.subjectId) throw new AppError('login_required', SIGN_IN_FIRST);
+      const subjectId = personOnly.requirePerson(actor, 'Changing your email address');
       requireMail(mail, 'email', 'send the verification link');
-      const subjectId = actor.subjectId;
       return store.transaction(async (repos) => {
         const user = await repos.users.findBySubjectId(subjectId);
         if (!user) throw new AppError('login_required', SIGN_IN_FIRST);

@@ -13,6 +13,7 @@ import { endEverySessionOf } from './end-sessions.ts';
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { createSecondFactor } from './second-factor.ts';
+import { createPersonOnlyCheck } from './person-only.ts';
 import { queueSecurityNotice } from './security-notices.ts';
 import type { FactorType, FactorView } from '../domain/views.ts';
 
@@ -41,6 +42,7 @@ export async function issueRecoveryCodes(repos: Repositories, subjectId: string,
 export function createFactorService(deps: ServiceDeps) {
   const { store, clock, mail } = deps;
   const secondFactor = createSecondFactor(deps);
+  const personOnly = createPersonOnlyCheck(deps);
 
   /** Tells the person by mail, in the transaction of the change. */
   async function noticeFactorChange(repos: Repositories, subjectId: string): Promise<void> {
@@ -71,7 +73,7 @@ export function createFactorService(deps: ServiceDeps) {
 
     /** A pending authenticator: it signs nobody in until a code from it is confirmed. */
     async startTotp(actor: Actor, input: { name?: string | undefined }): Promise<TotpEnrolment> {
-      const subjectId = ownSubjectId(actor);
+      const subjectId = personOnly.requirePerson(actor, 'Adding an authenticator app');
       const user = await store.repos.users.findBySubjectId(subjectId);
       if (!user) throw new AppError('login_required', SIGN_IN_FIRST);
       const factorId = newFactorId();
@@ -102,7 +104,7 @@ export function createFactorService(deps: ServiceDeps) {
 
     /** Confirms a pending authenticator with a current code; the first factor also gets ten recovery codes, shown this once. */
     async confirmTotp(actor: Actor, factorId: string, code: string): Promise<{ factor: FactorView; recoveryCodes?: string[] }> {
-      const subjectId = ownSubjectId(actor);
+      const subjectId = personOnly.requirePerson(actor, 'Confirming an authenticator app');
       return store.transaction(async (repos) => {
         const factor = await repos.accountFactors.find(subjectId, factorId);
         if (!factor) throw new AppError('not_found', said`You have no authenticator ${factorId}. Start one with ${see('startTotp')}.`);
@@ -122,7 +124,7 @@ export function createFactorService(deps: ServiceDeps) {
 
     /** Ten new recovery codes; the old ones stop working. */
     async newRecoveryCodes(actor: Actor): Promise<string[]> {
-      const subjectId = ownSubjectId(actor);
+      const subjectId = personOnly.requirePerson(actor, 'Making new recovery codes');
       return store.transaction(async (repos) => {
         if (!(await repos.accountFactors.hasActiveFactor(subjectId))) {
           throw new AppError('invalid_request', said`Recovery codes stand in for an authenticator or a passkey: add one first (${see('startTotp')} or ${see('passkeyOptions')}).`);
@@ -134,9 +136,13 @@ export function createFactorService(deps: ServiceDeps) {
       });
     },
 
-    /** Removes a factor after the password is confirmed; without any authenticator left the recovery codes go too. */
-    async removeFactor(actor: Actor, factorId: string, currentPassword: string): Promise<void> {
-      const subjectId = await account.requirePassword(actor, currentPassword);
+    /**
+     * Removes a factor, in a session with fresh proof or after `currentPassword` is confirmed (the one
+     * request whose password counts as that proof); without any authenticator left the recovery codes go too.
+     */
+    async removeFactor(actor: Actor, factorId: string, currentPassword?: string | undefined): Promise<void> {
+      personOnly.requirePerson(actor, 'Removing a second factor', { proofInRequest: currentPassword !== undefined });
+      const subjectId = currentPassword === undefined ? ownSubjectId(actor) : await account.requirePassword(actor, currentPassword);
       await store.transaction(async (repos) => {
         if (factorId === RECOVERY_CODES_FACTOR_ID) {
           if (!(await repos.accountFactors.recoveryCodesOf(subjectId))) throw new AppError('not_found', said`You have no recovery codes; list your factors with ${see('listMyFactors')}, and make codes with ${see('newRecoveryCodes')} once an authenticator is confirmed.`);
@@ -153,6 +159,7 @@ export function createFactorService(deps: ServiceDeps) {
     /** An administrator removes every factor of a person (a lost phone); the person's sessions end. */
     async resetFactors(actor: Actor, subjectId: string): Promise<void> {
       if (!actor.isAdmin) throw new AppError('forbidden', 'Only administrators reset another person\'s factors.');
+      personOnly.requireAdminOnOther(actor, subjectId, 'Removing a person\'s second factors');
       await store.transaction(async (repos) => {
         if (!(await repos.users.findBySubjectId(subjectId))) throw new AppError('not_found', `No user with subjectId ${subjectId}.`);
         const removed = await repos.accountFactors.removeAllOf(subjectId);

@@ -44,6 +44,7 @@ export function createServices({
   lookupLimiter = unlimitedLookups,
   keyEncryptionSecret,
   issuer,
+  reauthWindowSeconds,
   log,
 }: {
   db: Db;
@@ -57,10 +58,12 @@ export function createServices({
   keyEncryptionSecret?: string | undefined;
   /** OIDC_ISSUER, which passkeys are bound to; absent (the command line), passkeys are unavailable. */
   issuer?: string | undefined;
+  /** REAUTH_WINDOW_SECONDS; absent, the default. */
+  reauthWindowSeconds?: number | undefined;
   /** Warnings of the use cases that do not fail the request (a directory's failed group search). */
   log?: ServiceLog | undefined;
 }) {
-  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, issuer, log, ...(mail ? { mail } : {}) };
+  const deps = { store: createStore(db, engine), clock, signInLimiter, lookupLimiter, keyEncryptionSecret, issuer, reauthWindowSeconds, log, ...(mail ? { mail } : {}) };
   return {
     users: createUserService(deps),
     /** What a sign-in still owes (done with amr/acr, a second factor, enrolment): every door asks it. */

@@ -5,7 +5,6 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { ownSubjectId } from './caller-checks.ts';
 import type { Actor } from '../domain/actor.ts';
 import { sha256Hex } from '../domain/digests.ts';
 import { newFactorId } from '../domain/ids.ts';
@@ -15,6 +14,7 @@ import type { AccountFactor } from '../storage/repositories/account-factor-repos
 import { writeAudit } from './audit.ts';
 import type { ServiceDeps } from './deps.ts';
 import { issueRecoveryCodes, type FactorView } from './factors.ts';
+import { createPersonOnlyCheck } from './person-only.ts';
 import { queueSecurityNotice } from './security-notices.ts';
 import type { SignInSource } from './users.ts';
 
@@ -52,6 +52,7 @@ const passkeyView = (factor: AccountFactor): FactorView => ({ factorId: factor.f
 /** Passkeys (WebAuthn): adding them to one's account, and signing in with them. */
 export function createPasskeyService(deps: ServiceDeps) {
   const { store, clock, mail, signInLimiter } = deps;
+  const personOnly = createPersonOnlyCheck(deps);
 
   function relyingParty(): { rpID: string; origin: string } {
     if (!deps.issuer) throw new AppError('invalid_request', 'Passkeys need the server\'s issuer (OIDC_ISSUER); this process has none.');
@@ -95,7 +96,7 @@ export function createPasskeyService(deps: ServiceDeps) {
   return {
     /** WebAuthn creation options for a new passkey of the caller: discoverable, user verification preferred. */
     async registrationOptions(actor: Actor): Promise<PublicKeyCredentialCreationOptionsJSON> {
-      const subjectId = ownSubjectId(actor);
+      const subjectId = personOnly.requirePerson(actor, 'Adding a passkey');
       const user = await store.repos.users.findBySubjectId(subjectId);
       if (!user) throw new AppError('login_required', 'Sign in again.');
       const { rpID } = relyingParty();
@@ -117,7 +118,7 @@ export function createPasskeyService(deps: ServiceDeps) {
 
     /** Adds the passkey the browser made from `registrationOptions`; the first factor also brings ten recovery codes, shown this once. */
     async addPasskey(actor: Actor, input: { name: string; response: unknown }): Promise<{ factor: FactorView; recoveryCodes?: string[] }> {
-      const subjectId = ownSubjectId(actor);
+      const subjectId = personOnly.requirePerson(actor, 'Adding a passkey');
       const { rpID, origin } = relyingParty();
       let verified: Awaited<ReturnType<Awaited<ReturnType<typeof webauthn>>['verifyRegistrationResponse']>>;
       try {

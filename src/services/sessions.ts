@@ -22,6 +22,8 @@ export interface SessionInfo {
   createdAt: number;
   expiresAt: number;
   lastSeenAt: number;
+  /** When the session last proved the person: its sign-in, or a later re-authentication. */
+  provenAt: number;
   /** Opened for a person who must enrol a second factor first: it may only enrol (DESIGN 13). */
   enrolmentRequired: boolean;
 }
@@ -63,6 +65,7 @@ export function createSessionService(deps: ServiceDeps) {
         lastSeenAt: now,
         expiresAt: now + SESSION_LIFETIME_SECONDS * 1000,
         revokedAt: null,
+        provenAt: now,
         enrolmentRequired,
       });
       const after = { kind, ...(method === 'password' ? {} : { method }), ...(enrolmentRequired ? { enrolmentRequired } : {}) };
@@ -151,7 +154,7 @@ export function createSessionService(deps: ServiceDeps) {
       const { session, user } = found;
       if (session.kind !== kind || session.revokedAt !== null || session.expiresAt <= now || user.status !== 'active') return null;
       if (now - session.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) await store.repos.sessions.touch(digest, now);
-      return { user, session: { kind: session.kind, createdAt: session.createdAt, expiresAt: session.expiresAt, lastSeenAt: now, enrolmentRequired: session.enrolmentRequired === true } };
+      return { user, session: { kind: session.kind, createdAt: session.createdAt, expiresAt: session.expiresAt, lastSeenAt: now, provenAt: session.provenAt, enrolmentRequired: session.enrolmentRequired === true } };
     },
 
     /** Ends the session at once; an unknown or already ended token is not an error. */

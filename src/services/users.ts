@@ -2,7 +2,9 @@ import { said, see } from '../domain/pointed-text.ts';
 import type { User } from '../domain/accounts.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { StudentStatus } from '../domain/clients.ts';
-import { newSubjectId } from '../domain/ids.ts';
+import { ACCOUNT_LINK_PATHS, SET_PASSWORD_LINK_LIFETIME_MS } from '../domain/account-links.ts';
+import { sha256Hex } from '../domain/digests.ts';
+import { newSecretValue, newSubjectId } from '../domain/ids.ts';
 import { SIGN_IN_FIRST } from '../domain/refusal-texts.ts';
 import { AppError } from '../errors.ts';
 import type { SignInSurface } from '../ops/metrics.ts';
@@ -19,6 +21,7 @@ import { hashPassword, NO_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import type { ServiceDeps } from './deps.ts';
 import { issueAccountLink, requireMail } from './mail/account-links.ts';
 import { requireAdmin } from './caller-checks.ts';
+import { createPersonOnlyCheck } from './person-only.ts';
 import { queueSecurityNotice } from './security-notices.ts';
 
 export type { User, UserPosition };
@@ -101,6 +104,7 @@ export const MFA_REQUIRED_DESCRIPTION =
   said`This account has a second factor: send ${see('login')} again with the account and password and, in \`otp\`, the 6-digit code from the authenticator app or an unused recovery code.`;
 
 export function createUserService(deps: ServiceDeps) {
+  const personOnly = createPersonOnlyCheck(deps);
   const { store, clock, signInLimiter, lookupLimiter, mail } = deps;
   const { users } = store.repos;
   const secondFactor = createSecondFactor(deps);
@@ -184,7 +188,7 @@ export function createUserService(deps: ServiceDeps) {
     /** Creates a person with no password and mails them a 72-hour link to set one; needs outgoing mail. */
     async inviteUser(actor: Actor, input: InvitedUser): Promise<{ user: User; invitation: { expiresAt: number } }> {
       requireUserAdmin(actor);
-      requireMail(mail, 'invite', 'send the invitation; give the person a password instead');
+      requireMail(mail, 'invite', 'send the invitation; leave out `invite` (and `password`) to get a one-time set-password link to hand to the person instead');
       let expiresAt = 0;
       const user = await insertUser(actor, { ...input, emailVerified: false }, NO_PASSWORD_HASH, async (repos, created) => {
         // The invited person has saved no language yet: the mail speaks the inviting administrator's.
@@ -194,6 +198,33 @@ export function createUserService(deps: ServiceDeps) {
         return { invitationExpiresAt: new Date(link.expiresAt).toISOString() };
       });
       return { user, invitation: { expiresAt } };
+    },
+
+    /**
+     * Creates a person with no password where Sesame sends no mail: the answer carries, this once, a
+     * one-time link (7 days, stored as a digest) to the invitation page where the person chooses their
+     * password, so nobody else ever handles it. Where mail works, an invitation (`invite: true`) mails
+     * that link instead, and this is refused.
+     */
+    async createUserWithSetPasswordLink(actor: Actor, input: Omit<NewUser, 'password'>): Promise<{ user: User; setPasswordUrl: string; setPasswordExpiresAt: number }> {
+      requireUserAdmin(actor);
+      if (mail?.enabled) {
+        throw new AppError('invalid_request', 'Give the person a `password`, or send `invite: true` (with `email`) so Sesame mails them a link to choose one.', {
+          fieldErrors: { password: 'is required (or send invite: true to mail the person a link to choose it)' },
+        });
+      }
+      if (!deps.issuer) throw new AppError('invalid_request', 'This server has no issuer address to build the set-password link from; give the person a `password`.', { fieldErrors: { password: 'is required here' } });
+      const issuer = deps.issuer;
+      let link: { setPasswordUrl: string; setPasswordExpiresAt: number } | undefined;
+      const user = await insertUser(actor, input, NO_PASSWORD_HASH, async (repos, created) => {
+        // No address is proven by this link (it is handed on, not mailed): an empty link address never verifies one.
+        const issued = await issueAccountLink(repos, clock, { purpose: 'invitation', user: created, email: '', queueMail: false, lifetimeMs: SET_PASSWORD_LINK_LIFETIME_MS });
+        const token = newSecretValue();
+        await repos.accountLinks.setTokenDigest(issued.linkId, sha256Hex(token));
+        link = { setPasswordUrl: `${issuer}${ACCOUNT_LINK_PATHS.invitation}${token}`, setPasswordExpiresAt: issued.expiresAt };
+        return { setPasswordLinkExpiresAt: new Date(issued.expiresAt).toISOString() };
+      });
+      return { user, ...link! };
     },
 
     /**
@@ -337,6 +368,7 @@ export function createUserService(deps: ServiceDeps) {
 
     async setPassword(actor: Actor, subjectId: string, password: string): Promise<void> {
       requireUserAdmin(actor);
+      personOnly.requireAdminOnOther(actor, subjectId, 'Setting a person\'s password');
       const user = await requireUser(subjectId);
       const passwordHash = await hashPassword(password);
       await store.transaction(async (repos) => {

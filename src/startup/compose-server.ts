@@ -34,6 +34,7 @@ export async function composeServer(deps: { config: Config; db: Db; engine: Engi
     mail: mailSettingsOf(config, operations),
     keyEncryptionSecret: config.keyEncryptionSecret,
     issuer: config.issuer,
+    reauthWindowSeconds: config.reauthWindowSeconds,
     log: operations.log,
   });
   operations.metrics.countOutboxWith(services.outgoingMail.countPending);

@@ -90,6 +90,8 @@ export interface SessionsTable {
   revoked_at: EpochMs | null;
   /** Opaque id a person names the session by; never the token or its digest. */
   session_id: string;
+  /** When the session last proved the person (sign-in or re-authentication); null: since created_at. */
+  proven_at: EpochMs | null;
   /** 1: opened for a person who must enrol a second factor first; the session may only enrol (DESIGN 13). */
   enrolment_required: Generated<Flag>;
 }

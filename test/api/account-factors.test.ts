@@ -60,6 +60,10 @@ describe.each(TEST_ENGINES)('second factors and my account on %s', (engine) => {
   });
   afterAll(() => ctx.close());
 
+  // Adding, confirming and removing factors, new recovery codes and a new password are the person's alone,
+  // in the console (DESIGN.md section 14; test/mcp/person-only-tools.test.ts checks the Agent API's
+  // refusal): those steps go through a console caller, and each sign-in through the surface under test.
+
   /** Signs in, adds and confirms an authenticator; its secret and the recovery codes. */
   async function enrol(caller: Caller, account: string) {
     expect((await caller.login(account, PASSWORD)).status).toBe(200);
@@ -72,7 +76,7 @@ describe.each(TEST_ENGINES)('second factors and my account on %s', (engine) => {
 
   describe.each(SURFACES)('through the %s surface', (surface) => {
     it('enrols an authenticator: the secret sealed at rest, a QR code in SVG, ten recovery codes kept as digests', async () => {
-      const caller = callerOn(surface, ctx);
+      const caller = callerOn('console', ctx);
       const checker = createOpenApiChecker((await createAgentClient(ctx.app).call('GET', '/openapi.json')).body);
       const account = `totp-${surface}`;
       expect((await caller.login(account, PASSWORD)).status).toBe(200);
@@ -125,7 +129,7 @@ describe.each(TEST_ENGINES)('second factors and my account on %s', (engine) => {
     });
 
     it('signs in with a TOTP code once per time step and with each recovery code once', async () => {
-      const caller = callerOn(surface, ctx);
+      const caller = callerOn('console', ctx);
       const { secret, recoveryCodes } = await enrol(caller, `sess-${surface}`);
       // The code that confirmed the factor is spent.
       const replay = await callerOn(surface, ctx).login(`sess-${surface}`, PASSWORD, await codeNow(secret));
@@ -154,7 +158,7 @@ describe.each(TEST_ENGINES)('second factors and my account on %s', (engine) => {
 
     it('counts a wrong one-time code toward the sign-in limits, but not a login without one', async () => {
       const account = `limit-${surface}`;
-      const { secret } = await enrol(callerOn(surface, ctx), account);
+      const { secret } = await enrol(callerOn('console', ctx), account);
       for (let i = 0; i < 5; i++) expect((await callerOn(surface, ctx).login(account, PASSWORD)).body.error).toBe('mfa_required');
       nextStep();
       expect((await callerOn(surface, ctx).login(account, PASSWORD, await codeNow(secret))).status).toBe(200);
@@ -167,7 +171,7 @@ describe.each(TEST_ENGINES)('second factors and my account on %s', (engine) => {
 
     it('removes a factor only with the current password; then the password alone signs in', async () => {
       const account = `reset-${surface}`;
-      const caller = callerOn(surface, ctx);
+      const caller = callerOn('console', ctx);
       const { factorId, secret } = await enrol(caller, account);
       const wrong = await caller.call('DELETE', `/account/factors/${factorId}`, { currentPassword: 'not it' });
       expect(wrong.status).toBe(401);
@@ -184,7 +188,7 @@ describe.each(TEST_ENGINES)('second factors and my account on %s', (engine) => {
 
     it('changes the password: the session that did it stays, every other one ends', async () => {
       const account = `pw-${surface}`;
-      const me = callerOn(surface, ctx);
+      const me = callerOn('console', ctx);
       const other = callerOn(surface, ctx);
       const agent = callerOn('agent', ctx);
       expect((await me.login(account, PASSWORD)).status).toBe(200);

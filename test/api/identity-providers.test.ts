@@ -134,12 +134,19 @@ describe.each(TEST_ENGINES)('identity provider administration on both surfaces o
       expect(listed.status).toBe(200);
       expect(listed.body.identities).toEqual([{ identityId: identity.identityId, provider: `linking-${surface}`, displayName: 'Directory', linkedAt: expect.any(String), lastSignInAt: expect.any(String) }]);
       expect((await admin.call('GET', '/account/identities')).body).toEqual({ identities: [] });
-      expect((await admin.call('DELETE', `/account/identities/${identity.identityId}`)).status).toBe(404);
-
-      expect((await person.call('DELETE', `/account/identities/${identity.identityId}`)).status).toBe(204);
+      if (surface === 'console') {
+        expect((await admin.call('DELETE', `/account/identities/${identity.identityId}`)).status).toBe(404);
+        expect((await person.call('DELETE', `/account/identities/${identity.identityId}`)).status).toBe(204);
+      } else {
+        // Unlinking is the person's alone, in the console (DESIGN.md section 14).
+        const refused = await person.call('DELETE', `/account/identities/${identity.identityId}`);
+        expect([refused.status, refused.body.error]).toEqual([403, 'browser_only']);
+        expect((await person.call('GET', '/account/identities')).body.identities).toHaveLength(1);
+        await ctx.services.accountIdentities.removeIdentity({ subjectId: pat.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: ctx.clock.now() }, identity.identityId);
+      }
       expect((await person.call('GET', '/account/identities')).body).toEqual({ identities: [] });
       const audit = await ctx.db.selectFrom('audit_log').select(['action', 'surface']).where('target_id', '=', pat.subjectId).where('action', 'like', 'identity.%').orderBy('at').execute();
-      expect(audit).toEqual(expect.arrayContaining([{ action: 'identity.link', surface: 'system' }, { action: 'identity.unlink', surface }]));
+      expect(audit).toEqual(expect.arrayContaining([{ action: 'identity.link', surface: 'system' }, { action: 'identity.unlink', surface: 'console' }]));
     });
 
     it(`${surface}: refuses every identity provider operation to a person who is not an administrator`, async () => {

@@ -131,7 +131,8 @@ describe.each(TEST_ENGINES)('the second-factor policy at the management doors on
   });
 
   it('asks a person with a factor for the code at the Agent API login before any token, and records the enrolment-only session in the audit', async () => {
-    const bob: Actor = { subjectId: accounts.bob.subjectId, isAdmin: false, surface: 'console', ip: null };
+    // Adding a factor is person-only: a console session that proved the person just now (DESIGN.md section 14).
+    const bob: Actor = { subjectId: accounts.bob.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: ctx.clock.now() };
     const started = await ctx.services.factors.startTotp(bob, { name: 'Phone' });
     await ctx.services.factors.confirmTotp(bob, started.factorId, await codeOf(started.secret));
     ctx.clock.advance(30_000);

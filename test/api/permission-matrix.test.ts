@@ -36,6 +36,8 @@ interface Case {
   /** Who may: everyone signed in, the project's readers, its client writers, its managers, or administrators. */
   allowed: 'everyone' | 'read' | 'write_clients' | 'manage' | 'admin';
   status: number;
+  /** A person-only operation (DESIGN.md section 14): on the Agent API everyone gets 403 browser_only. */
+  consoleOnly?: true;
 }
 
 const webConfiguration = { redirectUris: ['https://rp.example.com/cb'], scopeWhitelist: ['openid', 'profile'] };
@@ -148,7 +150,7 @@ const CASES: Case[] = [
   },
   { operationId: 'whoAmI', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/auth/me' }) },
   { operationId: 'getMyEmail', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/email' }) },
-  { operationId: 'changeMyEmail', allowed: 'everyone', status: 202, request: () => ({ method: 'POST', path: '/account/email', body: { email: `me${Math.random().toString(36).slice(2, 8)}@example.test` } }) },
+  { operationId: 'changeMyEmail', consoleOnly: true, allowed: 'everyone', status: 202, request: () => ({ method: 'POST', path: '/account/email', body: { email: `me${Math.random().toString(36).slice(2, 8)}@example.test` } }) },
   { operationId: 'getSettings', allowed: 'admin', status: 200, request: () => ({ method: 'GET', path: '/admin/settings' }) },
   // A stale version: administrators get past the permission check to the lock; everyone else is refused before it.
   { operationId: 'updateSettings', allowed: 'admin', status: 409, request: () => ({ method: 'PATCH', path: '/admin/settings', body: { mfaRequired: 'none', expectedSettingsVersion: 999 } }) },
@@ -178,26 +180,28 @@ const CASES: Case[] = [
   { operationId: 'addGroupMember', allowed: 'admin', status: 404, request: (_f, ids) => ({ method: 'PUT', path: `/admin/groups/nothing-here/members/${ids.extra}` }) },
   { operationId: 'removeGroupMember', allowed: 'admin', status: 404, request: (_f, ids) => ({ method: 'DELETE', path: `/admin/groups/nothing-here/members/${ids.extra}` }) },
   { operationId: 'listMyIdentities', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/identities' }) },
-  { operationId: 'removeMyIdentity', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/identities/idn_nobodys' }) },
+  { operationId: 'removeMyIdentity', consoleOnly: true, allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/identities/idn_nobodys' }) },
   // My account: every signed-in person, on their own account only (ids of nobody's session, consent or factor are not found).
-  { operationId: 'changePassword', allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/password', body: { currentPassword: PASSWORD, newPassword: 'short' } }) },
+  { operationId: 'changePassword', consoleOnly: true, allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/password', body: { currentPassword: PASSWORD, newPassword: 'short' } }) },
   { operationId: 'setMyLocale', allowed: 'everyone', status: 200, request: () => ({ method: 'PUT', path: '/account/locale', body: { locale: 'zh-CN' } }) },
   { operationId: 'listMySessions', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/sessions' }) },
   { operationId: 'endMySession', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/sessions/ses_nobodys' }) },
   { operationId: 'listMyConsents', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/consents' }) },
   { operationId: 'revokeMyConsent', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/consents/nobodys-grant' }) },
   { operationId: 'listMyFactors', allowed: 'everyone', status: 200, request: () => ({ method: 'GET', path: '/account/factors' }) },
-  { operationId: 'startTotp', allowed: 'everyone', status: 201, request: () => ({ method: 'POST', path: '/account/factors/totp', body: { name: 'Phone' } }) },
-  { operationId: 'confirmTotp', allowed: 'everyone', status: 404, request: () => ({ method: 'POST', path: '/account/factors/totp/fac_nobodys/confirm', body: { code: '123456' } }) },
-  { operationId: 'passkeyOptions', allowed: 'everyone', status: 200, request: () => ({ method: 'POST', path: '/account/factors/passkeys/options' }) },
+  { operationId: 'startTotp', consoleOnly: true, allowed: 'everyone', status: 201, request: () => ({ method: 'POST', path: '/account/factors/totp', body: { name: 'Phone' } }) },
+  { operationId: 'confirmTotp', consoleOnly: true, allowed: 'everyone', status: 404, request: () => ({ method: 'POST', path: '/account/factors/totp/fac_nobodys/confirm', body: { code: '123456' } }) },
+  { operationId: 'passkeyOptions', consoleOnly: true, allowed: 'everyone', status: 200, request: () => ({ method: 'POST', path: '/account/factors/passkeys/options' }) },
   {
     operationId: 'addPasskey',
+    consoleOnly: true,
     allowed: 'everyone',
     status: 400,
     request: () => ({ method: 'POST', path: '/account/factors/passkeys', body: { name: 'Laptop', response: { id: 'Kx3u', rawId: 'Kx3u', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' } } } }),
   },
-  { operationId: 'newRecoveryCodes', allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/recovery-codes' }) },
-  { operationId: 'removeFactor', allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/factors/fac_nobodys', body: { currentPassword: PASSWORD } }) },
+  { operationId: 'newRecoveryCodes', consoleOnly: true, allowed: 'everyone', status: 400, request: () => ({ method: 'POST', path: '/account/recovery-codes' }) },
+  { operationId: 'reauthenticate', consoleOnly: true, allowed: 'everyone', status: 204, request: () => ({ method: 'POST', path: '/account/reauthenticate', body: { currentPassword: PASSWORD } }) },
+  { operationId: 'removeFactor', consoleOnly: true, allowed: 'everyone', status: 404, request: () => ({ method: 'DELETE', path: '/account/factors/fac_nobodys', body: { currentPassword: PASSWORD } }) },
 ];
 
 const ALLOWED: Record<Case['allowed'], readonly Role[]> = {
@@ -286,6 +290,13 @@ describe.each(TEST_ENGINES)('permission matrix on %s', (engine) => {
     const before = await snapshotDatabase(ctx.db);
     const response = await callers[surface][role].call(request.method, request.path, request.body);
     expect(checkers[surface].check(request.method, request.path, response)).toEqual([]);
+
+    if (surface === 'agent' && kase.consoleOnly) {
+      expect(response.status, response.text).toBe(403);
+      expect(response.body.error).toBe('browser_only');
+      expect(await snapshotDatabase(ctx.db)).toEqual(before);
+      return;
+    }
 
     if (ALLOWED[kase.allowed].includes(role)) {
       if (request.method !== 'GET') current = undefined;

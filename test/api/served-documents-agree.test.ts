@@ -233,6 +233,9 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     if (withMember) await ctx.services.groups.putMember(cliActor, group.name, world.member.subjectId);
     return { params: { name: group.name, subjectId: world.member.subjectId }, body: { expectedVersion: group.version } };
   };
+  /** A person-only operation (DESIGN.md section 14) answers the Agent API 403 browser_only; it is replayed through the console. */
+  const personOnly = (replay: Replay): Replay | { skip: string } =>
+    surface === 'agent' ? { skip: 'person-only: the Agent API answers 403 browser_only (test/mcp/person-only-tools.test.ts); the console surface replays it' } : replay;
   /** Alice's read-only assistant, calling with its OAuth access token for the Agent API (the console has no such operation). */
   const assistantOfAlice = async (): Promise<Caller> => {
     const { client } = await ctx.services.clients.registerClient(cliActor, shared.projectId, { clientType: 'native', displayName: 'Replayed assistant', redirectUris: ['http://127.0.0.1/callback'], scopeWhitelist: ['openid'] });
@@ -281,12 +284,12 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     updateUser: { setUp: async (world) => ({ params: { subjectId: world.outsider.subjectId } }) },
     setUserPassword: { setUp: async (world) => ({ params: { subjectId: world.outsider.subjectId } }) },
     resetUserFactors: { setUp: async (world) => ({ params: { subjectId: world.outsider.subjectId } }) },
-    changeMyEmail: { caller: () => Promise.resolve(erin) },
+    changeMyEmail: personOnly({ caller: () => Promise.resolve(erin) }),
     getMyEmail: { caller: () => Promise.resolve(erin) },
     listAdminAuditLogs: {},
     getSettings: {},
     updateSettings: { setUp: async () => ({ body: { expectedSettingsVersion: (await alice.call('GET', '/admin/settings')).body.settings.version } }) },
-    changePassword: { caller: async () => signIn((await newPerson('pw')).account) },
+    changePassword: personOnly({ caller: async () => signIn((await newPerson('pw')).account) }),
     listMySessions: { caller: () => Promise.resolve(erin) },
     endMySession: {
       caller: () => Promise.resolve(erin),
@@ -300,20 +303,20 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     listMyConsents: { caller: () => Promise.resolve(erin) },
     revokeMyConsent: { skip: 'needs an OpenID Connect consent of a browser sign-in; test/oidc/account-consents.test.ts revokes one through both surfaces' },
     listMyFactors: { caller: () => Promise.resolve(erin) },
-    startTotp: { caller: () => Promise.resolve(erin) },
-    confirmTotp: {
+    startTotp: personOnly({ caller: () => Promise.resolve(erin) }),
+    confirmTotp: personOnly({
       caller: () => Promise.resolve(erin),
       setUp: async () => {
         const started = (await erin.call('POST', '/account/factors/totp', { name: 'Replay' })).body;
         return { params: { factorId: started.factorId }, body: { code: await totpCode(started.secret) } };
       },
-    },
-    newRecoveryCodes: { caller: () => Promise.resolve(erin) },
-    removeFactor: {
+    }),
+    newRecoveryCodes: personOnly({ caller: () => Promise.resolve(erin) }),
+    removeFactor: personOnly({
       caller: () => Promise.resolve(erin),
       setUp: async () => ({ params: { factorId: (await erin.call('GET', '/account/factors')).body.factors[0].factorId } }),
-    },
-    passkeyOptions: { caller: () => Promise.resolve(erin) },
+    }),
+    passkeyOptions: personOnly({ caller: () => Promise.resolve(erin) }),
     addPasskey: { skip: 'needs a WebAuthn attestation made by an authenticator for the options; test/browser/passkeys.test.ts and test/e2e/console-passkey.test.ts add passkeys with Chromium\'s virtual authenticator' },
     passkeyLoginOptions: { caller: async () => { const client = anonymous(); if ('context' in client) await client.context(); return client; } },
     upstreamLogin: {
@@ -343,7 +346,8 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     addGroupMember: { setUp: async (world) => ({ params: (await withGroup(world)).params }) },
     removeGroupMember: { setUp: async (world) => ({ params: (await withGroup(world, true)).params }) },
     listMyIdentities: { caller: personWithLinkedIdentity },
-    removeMyIdentity: { caller: personWithLinkedIdentity, setUp: async () => ({ params: { identityId: linkedIdentityId } }) },
+    removeMyIdentity: personOnly({ caller: personWithLinkedIdentity, setUp: async () => ({ params: { identityId: linkedIdentityId } }) }),
+    reauthenticate: personOnly({ caller: () => Promise.resolve(erin) }),
   };
   // Operations that change the callers' own standing run last, in this order.
   const LAST = ['logout', 'updateSettings'];
@@ -443,7 +447,9 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
     },
     mfa_required: async () => {
       const person = await newPerson('mfa');
-      const caller = await signIn(person.account);
+      // Adding a factor is the person's alone, in the console (DESIGN.md section 14).
+      const caller = createConsoleClient(ctx.app, observe);
+      await caller.login(person.account, EXAMPLE_PASSWORD);
       const started = (await caller.call('POST', '/account/factors/totp', { name: 'Phone' })).body;
       await caller.call('POST', `/account/factors/totp/${started.factorId}/confirm`, { code: await totpCode(started.secret) });
       const client = anonymous();
@@ -502,7 +508,9 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
         try {
           await directory.addPerson({ uid: 'dora', cn: 'Dora Directory', password: 'dora-directory-password' });
           await addDirectory('people', directory.url);
-          const dora = await signIn('dora', 'dora-directory-password');
+          // Unlinking is the person's alone, in the console (DESIGN.md section 14).
+          const dora = createConsoleClient(ctx.app, observe);
+          await dora.login('dora', 'dora-directory-password');
           const [identity] = (await dora.call('GET', '/account/identities')).body.identities;
           const response = await dora.call('DELETE', `/account/identities/${identity.identityId}`);
           await removeProvider('people');
@@ -520,6 +528,17 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
       const response = await client.call('POST', '/auth/login', { account: 'somebody-only-the-directory-knows', password: 'a directory password' });
       await removeProvider('down');
       return { operationId: 'login', response };
+    },
+    browser_only: async () => ({ operationId: 'newRecoveryCodes', response: await erin.call('POST', '/account/recovery-codes') }),
+    reauthentication_required: async () => {
+      const person = await newPerson('stale');
+      const caller = await signIn(person.account);
+      ctx.clock.advance((ctx.config.reauthWindowSeconds + 1) * 1000);
+      return { operationId: 'newRecoveryCodes', response: await caller.call('POST', '/account/recovery-codes') };
+    },
+    use_my_account: async () => {
+      const me = (await alice.call('GET', '/auth/me')).body.user.subjectId;
+      return { operationId: 'setUserPassword', response: await alice.call('POST', `/admin/users/${me}/password`, { password: 'another long passphrase' }) };
     },
     internal_error: { skip: 'an unexpected failure cannot be provoked from outside; test/hardening/crash-safety.test.ts forces one' },
     service_unavailable: { skip: 'needs the database cut off; test/hardening/database-faults.test.ts cuts it' },

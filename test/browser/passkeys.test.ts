@@ -68,7 +68,10 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
     return { context, page, cdp, problems };
   }
 
-  /** Adds a passkey through the Agent API's My account operations, from a page of Sesame's origin that loads the bundled helper. */
+  /**
+   * Adds a passkey through the console's My account operations (adding one is the person's alone, in their
+   * browser session: DESIGN.md section 14), from a page of Sesame's origin that loads the bundled helper.
+   */
   async function addPasskeyThroughOperations(page: Page, person: { account: string; password: string }, name: string) {
     const config = await discoverAs(server.issuer, rp);
     await page.goto((await authorizationRequest(config, rp, 'openid profile')).url);
@@ -76,14 +79,15 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
     return page.evaluate(
       async ({ person, name }) => {
         const json = { 'content-type': 'application/json' };
-        const login = await (await fetch('/api/agent/auth/login', { method: 'POST', headers: json, body: JSON.stringify(person) })).json();
-        const auth = { authorization: `Bearer ${login.accessToken}` };
-        const optionsJSON = await (await fetch('/api/agent/account/factors/passkeys/options', { method: 'POST', headers: auth })).json();
+        const context = await (await fetch('/api/management/auth/context')).json();
+        const login = await (await fetch('/api/management/auth/login', { method: 'POST', headers: { ...json, 'x-csrf-token': context.csrfToken }, body: JSON.stringify(person) })).json();
+        const auth = { 'x-csrf-token': login.csrfToken as string };
+        const optionsJSON = await (await fetch('/api/management/account/factors/passkeys/options', { method: 'POST', headers: auth })).json();
         const helper = (window as unknown as { SimpleWebAuthnBrowser: { startRegistration(input: { optionsJSON: unknown }): Promise<unknown> } }).SimpleWebAuthnBrowser;
         const response = await helper.startRegistration({ optionsJSON });
-        const added = await fetch('/api/agent/account/factors/passkeys', { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ name, response }) });
-        const list = await (await fetch('/api/agent/account/factors', { headers: auth })).json();
-        return { status: added.status, body: await added.json(), options: optionsJSON, factors: list.factors, token: login.accessToken as string };
+        const added = await fetch('/api/management/account/factors/passkeys', { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ name, response }) });
+        const list = await (await fetch('/api/management/account/factors')).json();
+        return { status: added.status, body: await added.json(), options: optionsJSON, factors: list.factors, csrfToken: login.csrfToken as string };
       },
       { person, name },
     );
@@ -122,6 +126,8 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
     expect(added.body.recoveryCodes).toHaveLength(10);
     expect(added.factors.map((factor: { type: string }) => factor.type)).toEqual(['passkey', 'recovery_codes']);
     const factorId = added.body.factor.factorId as string;
+    // The console session that added it, kept to remove it at the end (the sign-ins below start from no cookies).
+    const consoleSession = await context.cookies(server.issuer);
 
     // Signed out: the login page's autofill request (conditional mediation), which the virtual
     // authenticator answers as a person picking the passkey from the account field's suggestions would.
@@ -173,12 +179,16 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
     expect(lastUsed.last_used_at).not.toBeNull();
 
     // Removed: the authenticator still offers it, Sesame no longer takes it.
-    const removed = await fetch(`${server.issuer}/api/agent/account/factors/${factorId}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${added.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ currentPassword: PERSON.password }),
-    });
-    expect(removed.status).toBe(204);
+    await context.clearCookies();
+    await context.addCookies(consoleSession);
+    await page.goto((await authorizationRequest(config, rp, 'openid profile')).url);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const removed = await page.evaluate(
+      async ({ factorId, csrfToken, currentPassword }) =>
+        (await fetch(`/api/management/account/factors/${factorId}`, { method: 'DELETE', headers: { 'x-csrf-token': csrfToken, 'content-type': 'application/json' }, body: JSON.stringify({ currentPassword }) })).status,
+      { factorId, csrfToken: added.csrfToken, currentPassword: PERSON.password },
+    );
+    expect(removed).toBe(204);
     await context.clearCookies();
     await page.goto((await authorizationRequest(config, rp, 'openid profile')).url);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();

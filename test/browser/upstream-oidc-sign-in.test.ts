@@ -248,7 +248,7 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     expect((await codeAtRelyingParty(first, await signInUpstream(first, 'Continue with Campus login', 'up-tess'))).claims()!.amr).toEqual(['fed']);
     await firstContext.close();
     const tess = (await server.services.users.findByAccount('tess'))!;
-    const actor = { ...cliActor, subjectId: tess.subjectId, isAdmin: false, surface: 'console' as const };
+    const actor = { ...cliActor, subjectId: tess.subjectId, isAdmin: false, surface: 'console' as const, provenAt: server.clock.now() };
     const started = await server.services.factors.startTotp(actor, { name: 'Phone' });
     const codeNow = () => generate({ secret: started.secret, epoch: Math.floor(server.clock.now() / 1000) });
     await server.services.factors.confirmTotp(actor, started.factorId, await codeNow());

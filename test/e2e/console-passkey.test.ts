@@ -38,15 +38,19 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in with a pa
 
     // The helper is evaluated through the DevTools protocol: the console bundles its own copy for its button.
     await page.evaluate(helperSource);
+    // Adding a passkey is the person's alone, in a console session of their browser (DESIGN.md section 14);
+    // that session signs out again, so the passkey alone signs in below.
     const added = await page.evaluate(async (credentials) => {
       const json = { 'content-type': 'application/json' };
-      const login = await (await fetch('/api/agent/auth/login', { method: 'POST', headers: json, body: JSON.stringify(credentials) })).json();
-      const auth = { authorization: `Bearer ${login.accessToken}` };
-      const optionsJSON = await (await fetch('/api/agent/account/factors/passkeys/options', { method: 'POST', headers: auth })).json();
+      const context = await (await fetch('/api/management/auth/context')).json();
+      const login = await (await fetch('/api/management/auth/login', { method: 'POST', headers: { ...json, 'x-csrf-token': context.csrfToken }, body: JSON.stringify(credentials) })).json();
+      const auth = { 'x-csrf-token': login.csrfToken as string };
+      const optionsJSON = await (await fetch('/api/management/account/factors/passkeys/options', { method: 'POST', headers: auth })).json();
       const helper = (window as unknown as { SimpleWebAuthnBrowser: { startRegistration(input: { optionsJSON: unknown }): Promise<unknown> } }).SimpleWebAuthnBrowser;
       const response = await helper.startRegistration({ optionsJSON });
-      const answer = await fetch('/api/agent/account/factors/passkeys', { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ name: 'Laptop', response }) });
-      return { status: answer.status, body: await answer.json(), token: login.accessToken as string };
+      const answer = await fetch('/api/management/account/factors/passkeys', { method: 'POST', headers: { ...json, ...auth }, body: JSON.stringify({ name: 'Laptop', response }) });
+      await fetch('/api/management/auth/logout', { method: 'POST', headers: auth });
+      return { status: answer.status, body: await answer.json() };
     }, { account: person.account, password: person.password });
     expect(added.status).toBe(201);
 
@@ -64,12 +68,14 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in with a pa
     const me = await page.evaluate(async () => (await (await fetch('/api/management/auth/me')).json()) as { user: { account: string } });
     expect(me.user.account).toBe(person.account);
 
-    const removed = await fetch(`${server.issuer}/api/agent/account/factors/${added.body.factor.factorId}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${added.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ currentPassword: person.password }),
-    });
-    expect(removed.status).toBe(204);
+    const removed = await page.evaluate(
+      async ({ factorId, currentPassword }) => {
+        const { csrfToken } = await (await fetch('/api/management/auth/context')).json();
+        return (await fetch(`/api/management/account/factors/${factorId}`, { method: 'DELETE', headers: { 'x-csrf-token': csrfToken, 'content-type': 'application/json' }, body: JSON.stringify({ currentPassword }) })).status;
+      },
+      { factorId: added.body.factor.factorId as string, currentPassword: person.password },
+    );
+    expect(removed).toBe(204);
     await context.clearCookies();
     await page.goto(server.consoleUrl('/sign-in'));
     await page.getByRole('button', { name: 'Use a passkey' }).click();

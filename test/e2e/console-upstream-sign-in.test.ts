@@ -108,7 +108,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
       providerName: 'campus', issuer: upstream.issuer, subject: 'up-tess', ip: null,
       attributes: { account: 'tess', displayName: 'Tess Two-Factor', email: 'tess@example.edu', emailVerified: true },
     });
-    const asTess: Actor = { subjectId: tess.subjectId, isAdmin: false, surface: 'console', ip: null };
+    const asTess: Actor = { subjectId: tess.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: server.clock.now() };
     const enrolment = await server.services.factors.startTotp(asTess, { name: 'Phone' });
     const codeNow = () => generate({ secret: enrolment.secret, epoch: Math.floor(server.clock.now() / 1000) });
     await server.services.factors.confirmTotp(asTess, enrolment.factorId, await codeNow());

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, oauthError, redeemCode } from '../helpers/oidc-relying-party.ts';
+import { createConsoleClient } from '../api/helpers/api-clients.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { isConsentPage, isLoginPage, OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
 
@@ -69,15 +70,16 @@ describe.each(TEST_ENGINES)('my consents and OIDC sessions on %s', (engine) => {
     expect(isLoginPage(await agent.follow(again.url))).toBe(true);
   });
 
-  it('a password change made through the Agent API ends the relying party\'s refresh token but keeps the session that made it', async () => {
+  it('a password change made in the console (the person\'s alone) ends the relying party\'s refresh token but keeps the session that made it', async () => {
     const { config, tokens } = await signIn();
-    const api = await agentSession();
+    const browser = createConsoleClient(server.app);
+    expect((await browser.login(PERSON.account, password)).status).toBe(200);
     const other = await agentSession();
-    expect((await api('POST', '/account/password', { currentPassword: password, newPassword: 'a fresh passphrase for alice' })).status).toBe(204);
+    expect((await browser.call('POST', '/account/password', { currentPassword: password, newPassword: 'a fresh passphrase for alice' })).status).toBe(204);
     password = 'a fresh passphrase for alice';
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
-    expect((await api('GET', '/account/sessions')).status).toBe(200);
+    expect((await browser.call('GET', '/account/sessions')).status).toBe(200);
     expect((await other('GET', '/account/sessions')).status).toBe(401);
-    expect((await api('GET', '/account/consents')).body.consents).toEqual([]);
+    expect((await browser.call('GET', '/account/consents')).body.consents).toEqual([]);
   });
 });

@@ -55,7 +55,7 @@ describe.skipIf(!SLAPD_AVAILABLE).each(STORES)('directory sign-in: second factor
     const agent = createAgentClient(server.app);
     expect((await agent.call('POST', '/auth/login', { account: ADA.uid, password: ADA.password })).status).toBe(200);
     const ada = (await server.services.users.findByAccount('ada'))!;
-    const actor: Actor = { subjectId: ada.subjectId, isAdmin: false, surface: 'console', ip: null };
+    const actor: Actor = { subjectId: ada.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: server.clock.now() };
     const started = await server.services.factors.startTotp(actor, { name: 'Phone' });
     const codeNow = () => generate({ secret: started.secret, epoch: Math.floor(server.clock.now() / 1000) });
     await server.services.factors.confirmTotp(actor, started.factorId, await codeNow());

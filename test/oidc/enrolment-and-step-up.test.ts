@@ -88,7 +88,7 @@ describe.each(TEST_ENGINES)('second factors at sign-in on %s', (engine) => {
       await smtp.waitFor((mail) => mail.envelopeTo.includes('alice@example.edu') && mail.subject === NOTICE_SUBJECT);
 
       // Factor changes mail the person too: new recovery codes, removal, an administrator's reset.
-      const alice: Actor = { subjectId: fixture.person.subjectId, isAdmin: false, surface: 'console', ip: null };
+      const alice: Actor = { subjectId: fixture.person.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: server.clock.now() };
       const before = noticesTo('alice@example.edu');
       await server.services.factors.newRecoveryCodes(alice);
       await server.services.factors.removeFactor(alice, 'recovery_codes', PERSON.password);
@@ -116,7 +116,7 @@ describe.each(TEST_ENGINES)('second factors at sign-in on %s', (engine) => {
     expect(noFactor.body).toContain('The application asked for sign-in with a second factor.');
 
     // With an authenticator added since, the live session is asked for its code only.
-    const actor: Actor = { subjectId: person.subjectId, isAdmin: false, surface: 'console', ip: null };
+    const actor: Actor = { subjectId: person.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: server.clock.now() };
     const started = await server.services.factors.startTotp(actor, { name: 'Phone' });
     await server.services.factors.confirmTotp(actor, started.factorId, await codeFor(started.secret));
     server.clock.advance(30_000);

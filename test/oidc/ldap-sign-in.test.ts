@@ -148,7 +148,7 @@ describe.skipIf(!SLAPD_AVAILABLE).each(TEST_ENGINES)('sign-in through an LDAP di
     expect((await agent.call('POST', '/auth/login', { account: DENNIS.uid, password: 'wrong' })).body.error).toBe('invalid_credentials');
 
     const dennis = (await server.services.users.findByAccount('dennis'))!;
-    const actor: Actor = { subjectId: dennis.subjectId, isAdmin: false, surface: 'console', ip: null };
+    const actor: Actor = { subjectId: dennis.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: server.clock.now() };
     const started = await server.services.factors.startTotp(actor, { name: 'Phone' });
     const code = () => generate({ secret: started.secret, epoch: Math.floor(server.clock.now() / 1000) });
     await server.services.factors.confirmTotp(actor, started.factorId, await code());

@@ -33,7 +33,7 @@ describe.each(STORES)('the cap on wrong one-time codes on $engine with the $stor
       ...(store === 'redis' ? { REDIS_URL: TEST_REDIS_URL } : {}),
     });
     fixture = await setUpOidcFixture(server);
-    const alice: Actor = { subjectId: fixture.person.subjectId, isAdmin: false, surface: 'console', ip: null };
+    const alice: Actor = { subjectId: fixture.person.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: server.clock.now() };
     const started = await server.services.factors.startTotp(alice, { name: 'Phone' });
     secret = started.secret;
     await server.services.factors.confirmTotp(alice, started.factorId, await codeNow());

@@ -113,8 +113,9 @@ describe.each(TEST_ENGINES)('federated sign-in (use case) on %s', (engine) => {
 
   it('lets a person remove a link unless it is their last way to sign in', async () => {
     const jo = (await ctx.services.federatedSignIn.signIn(request('open', 'uid=jo', { account: 'jo', email: 'jo@example.edu', emailVerified: true }))).user;
-    const actor = { subjectId: jo.subjectId, isAdmin: false, surface: 'console' as const, ip: null };
     ctx.clock.advance(1_000);
+    // Unlinking is person-only: a console session that proved the person just now (DESIGN.md section 14).
+    const actor = { subjectId: jo.subjectId, isAdmin: false, surface: 'console' as const, ip: null, provenAt: ctx.clock.now() };
     const second = await ctx.services.federatedSignIn.signIn({ ...request('strict', 'upstream-jo', { email: 'jo@example.edu', emailVerified: true }) });
     expect(second.user.subjectId).toBe(jo.subjectId);
     const identities = await ctx.services.accountIdentities.listIdentities(actor);

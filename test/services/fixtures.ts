@@ -82,3 +82,9 @@ export async function expectRefusedUnchanged(ctx: TestContext, code: string, cal
   const after = await snapshotManagementTables(ctx);
   if (after !== before) throw new Error(`a refused call (${code}) changed stored data`);
 }
+
+/**
+ * The same person in a console session that proved them just now: the person-only use cases (DESIGN.md
+ * section 14) refuse every other surface, and a proof older than REAUTH_WINDOW_SECONDS.
+ */
+export const inFreshConsole = (actor: Actor, ctx: Pick<TestContext, 'clock'>): Actor => ({ ...actor, surface: 'console', provenAt: ctx.clock.now() });

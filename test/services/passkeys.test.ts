@@ -5,7 +5,7 @@ import { challengeBinding, PASSKEY_CHALLENGE_SECONDS } from '../../src/services/
 import { createStore, type Store } from '../../src/storage/store.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
-import { createCast, type Cast } from './fixtures.ts';
+import { createCast, inFreshConsole, type Cast } from './fixtures.ts';
 
 // A P-256 COSE public key's shape is enough here: these assertions fail before any signature is checked.
 const PUBLIC_KEY = Buffer.from('a5010203262001215820' + '11'.repeat(32) + '225820' + '22'.repeat(32), 'hex').toString('base64url');
@@ -59,7 +59,7 @@ describe.each(TEST_ENGINES)('passkeys (use cases) on %s', (engine) => {
 
   it('makes creation options for the issuer\'s host: discoverable, user verification preferred, existing passkeys excluded', async () => {
     await addStoredPasskey(cast.viewer.subjectId!, 'viewer-key');
-    const options = await ctx.services.passkeys.registrationOptions(cast.viewer);
+    const options = await ctx.services.passkeys.registrationOptions(inFreshConsole(cast.viewer, ctx));
     expect(options.rp).toEqual({ name: 'Sesame', id: 'localhost' });
     expect(options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'preferred' });
     expect(options.excludeCredentials?.map((credential) => credential.id)).toEqual(['viewer-key']);
@@ -67,7 +67,7 @@ describe.each(TEST_ENGINES)('passkeys (use cases) on %s', (engine) => {
     const { factors } = await ctx.services.factors.listFactors(cast.viewer);
     expect(factors).toEqual([expect.objectContaining({ type: 'passkey', name: 'Key' })]);
 
-    const refused = await ctx.services.passkeys.addPasskey(cast.viewer, { name: 'Bad', response: { id: 'x', rawId: 'x', type: 'public-key', response: {} } }).catch((error: unknown) => error);
+    const refused = await ctx.services.passkeys.addPasskey(inFreshConsole(cast.viewer, ctx), { name: 'Bad', response: { id: 'x', rawId: 'x', type: 'public-key', response: {} } }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe('invalid_request');
   });

@@ -5,7 +5,7 @@ import { createServices } from '../../src/services/index.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
-import { createCast, type Cast } from './fixtures.ts';
+import { createCast, inFreshConsole, type Cast } from './fixtures.ts';
 
 const PASSWORD = 'a long enough password';
 const from = { ip: '192.0.2.7', surface: 'agent' as const };
@@ -23,8 +23,8 @@ describe.each(TEST_ENGINES)('second factors (use cases) on %s', (engine) => {
   afterAll(() => ctx.close());
 
   it('keeps the TOTP secret sealed under the key-encryption secret: another secret opens nothing', async () => {
-    const started = await ctx.services.factors.startTotp(cast.owner, { name: 'Phone' });
-    await ctx.services.factors.confirmTotp(cast.owner, started.factorId, await codeNow(started.secret));
+    const started = await ctx.services.factors.startTotp(inFreshConsole(cast.owner, ctx), { name: 'Phone' });
+    await ctx.services.factors.confirmTotp(inFreshConsole(cast.owner, ctx), started.factorId, await codeNow(started.secret));
     ctx.clock.advance(30_000);
     const elsewhere = createServices({ db: ctx.db, engine, clock: ctx.clock, keyEncryptionSecret: 'another key-encryption secret, 32+ chars long' });
     const account = await accountOf(cast.owner.subjectId!);
@@ -41,8 +41,8 @@ describe.each(TEST_ENGINES)('second factors (use cases) on %s', (engine) => {
   });
 
   it('lets exactly one of many simultaneous sign-ins use a code', async () => {
-    const started = await ctx.services.factors.startTotp(cast.maintainer, {});
-    await ctx.services.factors.confirmTotp(cast.maintainer, started.factorId, await codeNow(started.secret));
+    const started = await ctx.services.factors.startTotp(inFreshConsole(cast.maintainer, ctx), {});
+    await ctx.services.factors.confirmTotp(inFreshConsole(cast.maintainer, ctx), started.factorId, await codeNow(started.secret));
     ctx.clock.advance(30_000);
     const code = await codeNow(started.secret);
     const account = await accountOf(cast.maintainer.subjectId!);
@@ -57,10 +57,10 @@ describe.each(TEST_ENGINES)('second factors (use cases) on %s', (engine) => {
   });
 
   it('writes every change with its audit entry, never a secret or a code', async () => {
-    const started = await ctx.services.factors.startTotp(cast.viewer, { name: 'Tablet' });
-    const { recoveryCodes } = await ctx.services.factors.confirmTotp(cast.viewer, started.factorId, await codeNow(started.secret));
-    await ctx.services.factors.newRecoveryCodes(cast.viewer);
-    await ctx.services.account.changePassword({ actor: cast.viewer, currentToken: null }, { currentPassword: PASSWORD, newPassword: 'another long enough password' });
+    const started = await ctx.services.factors.startTotp(inFreshConsole(cast.viewer, ctx), { name: 'Tablet' });
+    const { recoveryCodes } = await ctx.services.factors.confirmTotp(inFreshConsole(cast.viewer, ctx), started.factorId, await codeNow(started.secret));
+    await ctx.services.factors.newRecoveryCodes(inFreshConsole(cast.viewer, ctx));
+    await ctx.services.account.changePassword({ actor: inFreshConsole(cast.viewer, ctx), currentToken: null }, { currentPassword: PASSWORD, newPassword: 'another long enough password' });
     await ctx.services.factors.resetFactors(cast.admin, cast.viewer.subjectId!);
     const entries = await ctx.db.selectFrom('audit_log').selectAll().where('target_id', '=', cast.viewer.subjectId!).orderBy('at').execute();
     expect(entries.map((entry) => entry.action)).toEqual(expect.arrayContaining(['account.factor_start', 'account.factor_add', 'account.recovery_codes_new', 'account.password_change', 'user.factors_reset']));

@@ -38,6 +38,7 @@ describe.each(TEST_ENGINES)('session repository on %s', (engine) => {
     lastSeenAt: 1_000,
     expiresAt: 90_000,
     revokedAt: null,
+    provenAt: 1_000,
     ...overrides,
   });
 
@@ -57,6 +58,18 @@ describe.each(TEST_ENGINES)('session repository on %s', (engine) => {
     await suite.store.repos.sessions.insert(digest, aSession(user));
     await suite.store.repos.sessions.touch(digest, 61_000);
     expect((await suite.store.repos.sessions.findWithUser(digest))?.session.lastSeenAt).toBe(61_000);
+  });
+
+  it('records when a live session proved the person again, and never for an ended one', async () => {
+    const user = await aUser();
+    const digest = aDigest();
+    await suite.store.repos.sessions.insert(digest, aSession(user, { kind: 'console' }));
+    expect(await suite.store.repos.sessions.markProven(digest, 7_000)).toBe(true);
+    expect((await suite.store.repos.sessions.findWithUser(digest))?.session.provenAt).toBe(7_000);
+    await suite.store.repos.sessions.revoke(digest, 8_000);
+    expect(await suite.store.repos.sessions.markProven(digest, 9_000)).toBe(false);
+    expect((await suite.store.repos.sessions.findWithUser(digest))?.session.provenAt).toBe(7_000);
+    expect(await suite.store.repos.sessions.markProven(aDigest(), 9_000)).toBe(false);
   });
 
   it('revokes a live session once, giving back the session it ended', async () => {

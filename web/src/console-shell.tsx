@@ -9,6 +9,7 @@ import { t } from './i18n.ts';
 import { Link } from './components/link.tsx';
 import { useLocation } from './router.ts';
 import { signOut } from './session.ts';
+import { ReauthenticateDialog } from './components/reauthenticate-dialog.tsx';
 
 interface NavItem {
   to: string;
@@ -71,6 +72,7 @@ export function ConsoleShell({ user, children }: { user: SessionUser; children: 
           ))}
         </ul>
       </nav>
+      <ReauthenticateDialog />
       <main id="main" class="content" tabIndex={-1}>
         {children}
       </main>

@@ -72,7 +72,13 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
         },
       },
       sessionSecurity: () => [{ bearerAuth: [] }],
-      sessionErrors: (operation): ErrorCode[] => (mayRunDuringEnrolment(operation, 'agent') ? ['login_required', 'insufficient_scope'] : ['login_required', 'insufficient_scope', 'mfa_enrolment_required']),
+      sessionErrors: (operation): ErrorCode[] => [
+        'login_required',
+        'insufficient_scope',
+        ...(mayRunDuringEnrolment(operation, 'agent') ? [] : (['mfa_enrolment_required'] as const)),
+        // An operation only a person's own session may call answers an Agent API token 403 browser_only (DESIGN.md section 14).
+        ...(operation.onlyFrom ? (['browser_only'] as const) : []),
+      ],
     },
     'Agent API',
     () => operations,

@@ -80,7 +80,23 @@ export const confirmTotpRequest = z.object({ code: z.string().min(1).max(16).met
 const recoveryCodes = z.array(z.string()).meta({ description: 'Ten single-use codes, each standing in for the authenticator once; shown only now, kept only as digests.' });
 export const confirmTotpResponse = z.object({ factor: factorJson, recoveryCodes: recoveryCodes.optional() });
 export const recoveryCodesResponse = z.object({ recoveryCodes });
-export const removeFactorRequest = z.object({ currentPassword }).strict();
+// Optional: in a session with a recent proof the removal needs no password (DESIGN.md section 14).
+export const removeFactorRequest = z
+  .object({ currentPassword: currentPassword.optional().meta({ description: 'Your current password: the proof this removal needs. Leave it out in a session with a recent proof (sign-in or POST /account/reauthenticate).' }) })
+  .strict()
+  .optional();
+
+export const reauthenticateRequest = z
+  .object({
+    currentPassword: currentPassword.optional(),
+    otp: z.string().min(1).max(64).optional().meta({ description: 'A code from your authenticator app, or an unused recovery code.', writeOnly: true }),
+  })
+  .strict()
+  .superRefine((input, context) => {
+    if ((input.currentPassword === undefined) === (input.otp === undefined)) {
+      context.addIssue({ code: 'custom', path: [input.currentPassword === undefined ? 'currentPassword' : 'otp'], message: 'send exactly one of currentPassword and otp' });
+    }
+  });
 
 export const passkeyOptionsResponse = z
   .object({

@@ -46,6 +46,21 @@ export const ERROR_ADVICE: Record<ErrorCode, ErrorAdvice> = {
     meaning: 'Your OAuth access token was granted fewer scopes than this operation needs (sesame:read for reads, sesame:write for changes, sesame:admin for the administrators\' operations).',
     action: 'Authorize again with the scope the WWW-Authenticate challenge names (your scopes plus the missing one); the person allows it on Sesame\'s consent page. Tell them why first; do not retry with the same token.',
   },
+  browser_only: {
+    meaning:
+      'Only the person can do this, in the console under My account, in their own browser: it changes how they sign in (password, second factors, recovery codes, email, linked identities). ' +
+      'For the administrators\' setUserPassword and resetUserFactors: not through an assistant\'s OAuth access token.',
+    action:
+      'Do not retry, and do not ask the person for their password or codes. Tell them what to do and where: in the Sesame console (`/console` on this server), My account (for an administrator\'s action on another person: Administration, Users).',
+  },
+  reauthentication_required: {
+    meaning: 'Console only: this session proved the person too long ago (longer than REAUTH_WINDOW_SECONDS, default 10 minutes) to change how they sign in.',
+    action: 'Send `POST /account/reauthenticate` with `currentPassword` (or `otp`: an authenticator code or an unused recovery code), then repeat the request.',
+  },
+  use_my_account: {
+    meaning: 'An administrator\'s operation on other people (setUserPassword, resetUserFactors) aimed at the caller\'s own account.',
+    action: 'Change your own password or second factors in the console under My account, where your current password or a code proves it is you.',
+  },
   csrf_failed: {
     meaning: 'Console only: the X-CSRF-Token header is missing or does not match the session (or, for login, the login-CSRF cookie).',
     action: 'Fetch `GET /auth/context`, send its `csrfToken` in the X-CSRF-Token header, and try again.',

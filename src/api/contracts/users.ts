@@ -96,7 +96,10 @@ export const createUserRequest = z
     email: email.optional().meta({ description: 'Required with `invite: true`: the invitation goes there.' }),
     emailVerified: z.boolean().optional(),
     studentStatus: z.enum(STUDENT_STATUSES).optional().meta({ description: 'Defaults to `unknown`.' }),
-    password: password.optional().meta({ description: 'Required unless `invite` is true; then the person chooses it and it must be absent.' }),
+    password: password.optional().meta({
+      description:
+        'The first password, when you have one to give. Leave it out to let the person choose it: with `invite: true` Sesame mails them a link; where Sesame sends no mail, the answer carries a one-time `setPasswordUrl` to hand to them. Must be absent with `invite: true`. (The MCP tool has no `password` argument: an assistant never handles a person\'s password.)',
+    }),
     invite: z.boolean().optional().meta({
       description: 'true: create the person without a password and mail them a single-use link (valid 72 hours) to choose one. Needs outgoing mail (SMTP_URL); `email` is required, `password` and `emailVerified` must be absent (following the link verifies the address).',
     }),
@@ -108,8 +111,6 @@ export const createUserRequest = z
       if (input.email === undefined) context.addIssue({ code: 'custom', path: ['email'], message: 'is required with invite: true (the invitation is mailed there)' });
       if (input.password !== undefined) context.addIssue({ code: 'custom', path: ['password'], message: 'must be absent with invite: true (the person chooses it)' });
       if (input.emailVerified !== undefined) context.addIssue({ code: 'custom', path: ['emailVerified'], message: 'must be absent with invite: true (following the link verifies the address)' });
-    } else if (input.password === undefined) {
-      context.addIssue({ code: 'custom', path: ['password'], message: 'is required (or send invite: true to let the person choose it)' });
     }
   });
 
@@ -119,6 +120,14 @@ export const createUserResponse = z.object({
     .object({ expiresAt: timestamp.meta({ description: 'When the invitation link stops working (72 hours after it was made).' }) })
     .optional()
     .meta({ description: 'Present for an invitation (`invite: true`): the link went to the person by mail and is never shown here.' }),
+  setPasswordUrl: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Present when the person was created without a password where Sesame sends no mail: a single-use link, shown only in this answer (Sesame keeps only its digest), to the page where the person chooses their password. Hand it to them over a channel only they read.',
+    }),
+  setPasswordExpiresAt: timestamp.optional().meta({ description: 'When `setPasswordUrl` stops working (7 days after it was made).' }),
 });
 
 export const updateUserRequest = z

@@ -19,7 +19,7 @@ export function createCookieAuth(services: Services, cookies: ConsoleCookies, cs
       if (isStateChanging(method) && !csrf.verifySession(token, typeof presented === 'string' ? presented : undefined)) {
         throw new AppError('csrf_failed', 'Send the csrfToken from GET /api/management/auth/context in the X-CSRF-Token header; nothing was changed.');
       }
-      return { user: authenticated.user, token, enrolmentRequired: authenticated.session.enrolmentRequired };
+      return { user: authenticated.user, token, provenAt: authenticated.session.provenAt, enrolmentRequired: authenticated.session.enrolmentRequired };
     },
   };
 }

@@ -40,6 +40,8 @@ function managementOperations(deps: ManagementApiDeps, cookies: ConsoleCookies, 
         'login_required',
         ...(isStateChanging(operation.method) ? (['csrf_failed'] as const) : []),
         ...(mayRunDuringEnrolment(operation, 'console') ? [] : (['mfa_enrolment_required'] as const)),
+        // A person-only operation in a session whose proof of the person is too old (DESIGN.md section 14); re-authenticating is how to renew it.
+        ...(operation.onlyFrom === 'console' && operation.operationId !== 'reauthenticate' ? (['reauthentication_required'] as const) : []),
       ],
     },
     'Management API (the console\'s API)',

@@ -1,5 +1,6 @@
 import { changeEmailRequest, changeEmailResponse, currentEmailResponse } from '../contracts/account-email.ts';
 import { defineOperation } from '../operation.ts';
+import { withPersonOnlyNote } from '../operation-surface.ts';
 import { said, see } from '../../domain/pointed-text.ts';
 
 export const changeMyEmail = defineOperation({
@@ -9,12 +10,15 @@ export const changeMyEmail = defineOperation({
   tag: 'My account',
   summary: 'Change and verify my email address',
   description:
-    'Mails the new address a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button makes it ' +
+    withPersonOnlyNote(
+      'Mails the new address a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button makes it ' +
     'your verified address without signing in. Until then the new address is only pending (`pendingEmail`): your current address stays in force ' +
     'and receives password reset mail, and it is told of the request. A newer request replaces the pending one. The answer is the same for every ' +
     'well-formed address; an address another account holds verified cannot be confirmed (the link page answers 409). ' +
     'Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.',
+    ),
   access: 'session',
+  onlyFrom: 'console',
   body: changeEmailRequest,
   bodyExample: { email: 'alice@example.com' },
   response: {

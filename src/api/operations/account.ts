@@ -12,6 +12,7 @@ import {
   presentAccountSession,
   presentConsent,
   presentFactor,
+  reauthenticateRequest,
   recoveryCodesResponse,
   removeFactorRequest,
   sessionListResponse,
@@ -22,6 +23,7 @@ import {
 import { exampleLaterTime, exampleTime } from '../contracts/examples.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { defineOperation, type SignedIn } from '../operation.ts';
+import { withPersonOnlyNote } from '../operation-surface.ts';
 import { said, see } from '../../domain/pointed-text.ts';
 
 const tag = 'My account';
@@ -42,8 +44,9 @@ export const changePassword = defineOperation({
   path: '/account/password',
   tag,
   summary: 'Change my password',
-  description: 'Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in). The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens.',
+  description: withPersonOnlyNote('Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in); the current password does not stand in for a recent proof: the session needs one too. The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens.'),
   access: 'session',
+  onlyFrom: 'console',
   body: changePasswordRequest,
   bodyExample: { currentPassword: 'correct horse battery staple', newPassword: 'a new long passphrase' },
   response: { status: 204, description: 'Changed; your other sessions are ended.' },
@@ -150,8 +153,9 @@ export const startTotp = defineOperation({
   path: '/account/factors/totp',
   tag,
   summary: 'Start adding an authenticator app',
-  description: said`Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (${see('confirmTotp')}) before it counts.`,
+  description: withPersonOnlyNote(said`Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (${see('confirmTotp')}) before it counts.`),
   access: 'session',
+  onlyFrom: 'console',
   body: startTotpRequest,
   bodyExample: { name: 'Phone' },
   response: {
@@ -172,8 +176,9 @@ export const confirmTotp = defineOperation({
   path: '/account/factors/totp/:factorId/confirm',
   tag,
   summary: 'Confirm an authenticator app',
-  description: 'Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe.',
+  description: withPersonOnlyNote('Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe.'),
   access: 'session',
+  onlyFrom: 'console',
   params: factorParams,
   body: confirmTotpRequest,
   bodyExample: { code: '492039' },
@@ -191,8 +196,9 @@ export const passkeyOptions = defineOperation({
   path: '/account/factors/passkeys/options',
   tag,
   summary: 'Start adding a passkey',
-  description: said`WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer's host; discoverable; user verification preferred). Hand them to the browser (\`navigator.credentials.create\`), then send its answer to ${see('addPasskey')} within 5 minutes. Each set of options works once.`,
+  description: withPersonOnlyNote(said`WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer's host; discoverable; user verification preferred). Hand them to the browser (\`navigator.credentials.create\`), then send its answer to ${see('addPasskey')} within 5 minutes. Each set of options works once.`),
   access: 'session',
+  onlyFrom: 'console',
   response: {
     status: 200,
     description: 'The options.',
@@ -221,8 +227,9 @@ export const addPasskey = defineOperation({
   path: '/account/factors/passkeys',
   tag,
   summary: 'Add a passkey',
-  description: said`Registers the passkey the browser made from ${see('passkeyOptions')}. From then on it signs you in on its own (the login page's "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.`,
+  description: withPersonOnlyNote(said`Registers the passkey the browser made from ${see('passkeyOptions')}. From then on it signs you in on its own (the login page's "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.`),
   access: 'session',
+  onlyFrom: 'console',
   body: addPasskeyRequest,
   bodyExample: {
     name: 'Laptop',
@@ -243,8 +250,9 @@ export const newRecoveryCodes = defineOperation({
   path: '/account/recovery-codes',
   tag,
   summary: 'Make new recovery codes',
-  description: 'Ten new single-use recovery codes, shown only in this answer; the old ones stop working.',
+  description: withPersonOnlyNote('Ten new single-use recovery codes, shown only in this answer; the old ones stop working.'),
   access: 'session',
+  onlyFrom: 'console',
   response: { status: 201, description: 'The new codes.', schema: recoveryCodesResponse, example: { recoveryCodes: exampleRecoveryCodes } },
   errors: ['invalid_request'],
   async handle({ services, actor }) {
@@ -258,8 +266,9 @@ export const removeFactor = defineOperation({
   path: '/account/factors/:factorId',
   tag,
   summary: 'Remove a second factor',
-  description: 'Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes) after checking your password. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.',
+  description: withPersonOnlyNote('Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes). Send `currentPassword` (checked; a wrong one answers 401 invalid_credentials and counts as a failed sign-in, and a right one is the proof this removal needs), or nothing in a session with a recent proof. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.'),
   access: 'session',
+  onlyFrom: 'console',
   destructive: true,
   params: factorParams,
   body: removeFactorRequest,
@@ -267,8 +276,29 @@ export const removeFactor = defineOperation({
   response: { status: 204, description: 'Removed.' },
   errors: ['invalid_request', 'invalid_credentials', 'not_found', 'rate_limited'],
   async handle({ services, actor, params, body }) {
-    await services.factors.removeFactor(actor, params.factorId, body.currentPassword);
+    await services.factors.removeFactor(actor, params.factorId, body?.currentPassword);
   },
 });
 
-export const accountOperations = [changePassword, listMySessions, endMySession, listMyConsents, revokeMyConsent, listMyFactors, startTotp, confirmTotp, passkeyOptions, addPasskey, newRecoveryCodes, removeFactor];
+export const reauthenticate = defineOperation({
+  operationId: 'reauthenticate',
+  method: 'POST',
+  path: '/account/reauthenticate',
+  tag,
+  summary: 'Prove it is me again',
+  description:
+    'Proves again, in this console session, that you are you: with your `currentPassword`, or an `otp` (a code from your authenticator app or an unused recovery code). ' +
+    'For REAUTH_WINDOW_SECONDS (default 10 minutes) afterwards the session may change how you sign in (password, second factors, recovery codes, email, linked identities). ' +
+    'A wrong proof answers 401 invalid_credentials and counts as a failed sign-in. Console only: on the Agent API it answers 403 browser_only.',
+  access: 'session',
+  onlyFrom: 'console',
+  body: reauthenticateRequest,
+  bodyExample: { currentPassword: 'correct horse battery staple' },
+  response: { status: 204, description: 'This session has a fresh proof.' },
+  errors: ['invalid_request', 'invalid_credentials', 'rate_limited'],
+  async handle({ services, actor, signedIn, body }) {
+    await services.account.reauthenticate(callerOf(actor, signedIn), body);
+  },
+});
+
+export const accountOperations = [changePassword, listMySessions, endMySession, listMyConsents, revokeMyConsent, listMyFactors, startTotp, confirmTotp, passkeyOptions, addPasskey, newRecoveryCodes, removeFactor, reauthenticate];

@@ -12,6 +12,7 @@ import {
   updateIdentityProviderRequest,
   type IdentityProviderJson,
 } from '../contracts/identity-providers.ts';
+import { withPersonOnlyNote } from '../operation-surface.ts';
 import { defineOperation } from '../operation.ts';
 
 const adminTag = 'Administration';
@@ -147,9 +148,12 @@ export const removeMyIdentity = defineOperation({
   tag: 'My account',
   summary: 'Unlink one of my identities',
   description:
-    'Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). ' +
-    'Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first.',
+    withPersonOnlyNote(
+      'Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). ' +
+        'Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first.',
+    ),
   access: 'session',
+  onlyFrom: 'console',
   destructive: true,
   params: identityParams,
   response: { status: 204, description: 'Unlinked.' },

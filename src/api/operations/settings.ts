@@ -42,12 +42,15 @@ export const resetUserFactors = defineOperation({
   path: '/admin/users/:subjectId/factors/reset',
   tag,
   summary: 'Remove a person\'s second factors (administrators)',
-  description: 'For a person who lost their authenticator and recovery codes: removes every factor, so they sign in with the password alone and enrol again; every session of theirs ends. Administrators only; audited.',
+  description:
+    'For a person who lost their authenticator and recovery codes: removes every factor, so they sign in with the password alone and enrol again; every session of theirs ends. Administrators only; audited. ' +
+    'Not for your own account (403 use_my_account: manage yours under My account), and not open to an assistant: an OAuth access token gets 403 browser_only and MCP has no such tool; the console and a script\'s password-login Agent API session may.',
   access: 'session',
+  onlyFrom: 'password-sessions',
   destructive: true,
   params: subjectParams,
   response: { status: 204, description: 'The factors are removed and the person\'s sessions ended.' },
-  errors: ['forbidden', 'not_found'],
+  errors: ['forbidden', 'not_found', 'use_my_account'],
   async handle({ services, actor, params }) {
     await services.factors.resetFactors(actor, params.subjectId);
   },

@@ -68,19 +68,26 @@ export const createUser = defineOperation({
   description:
     'Creates an account that can sign in at once with the given password (stored as an argon2id hash and never shown again). ' +
     'With `invite: true` and no password, the person instead receives a single-use link by mail (valid 72 hours) to choose their password; ' +
-    'the response carries `invitation.expiresAt`, never the link. Invitations need outgoing mail (SMTP_URL); without it they are refused with 400. Administrators only.',
+    'the response carries `invitation.expiresAt`, never the link. Invitations need outgoing mail (SMTP_URL); without it they are refused with 400. ' +
+    'Where Sesame sends no mail, leave out both `password` and `invite`: the answer then carries `setPasswordUrl`, a single-use link (valid 7 days, shown only this once) to the page where the person chooses their password, and `setPasswordExpiresAt`. ' +
+    'The MCP tool takes no `password`: an assistant never chooses or handles a person\'s password. Administrators only.',
   access: 'session',
   body: createUserRequest,
   bodyExample: { account: 'bob', displayName: 'Bob Builder', email: 'bob@example.com', password: 'a long passphrase for bob' },
-  response: { status: 201, description: 'The new user, and for an invitation when its link expires.', schema: createUserResponse, example: { user: { ...exampleUser, groups: [] } } },
+  response: { status: 201, description: 'The new user, and for an invitation when its link expires (or, without mail, the one-time set-password link).', schema: createUserResponse, example: { user: { ...exampleUser, groups: [] } } },
   errors: ['invalid_request', 'forbidden'],
+  notToolArguments: ['password'],
   async handle({ services, actor, body }) {
     const { invite, password, emailVerified, ...profile } = body;
     if (invite === true) {
       const { user, invitation } = await services.users.inviteUser(actor, { ...profile, email: profile.email! });
       return { user: presentAdminUser(user, []), invitation: { expiresAt: toIso(invitation.expiresAt) } };
     }
-    return { user: presentAdminUser(await services.users.createUser(actor, { ...profile, emailVerified, password: password! }), []) };
+    if (password === undefined) {
+      const { user, setPasswordUrl, setPasswordExpiresAt } = await services.users.createUserWithSetPasswordLink(actor, { ...profile, emailVerified });
+      return { user: presentAdminUser(user, []), setPasswordUrl, setPasswordExpiresAt: toIso(setPasswordExpiresAt) };
+    }
+    return { user: presentAdminUser(await services.users.createUser(actor, { ...profile, emailVerified, password }), []) };
   },
 });
 
@@ -111,13 +118,16 @@ export const setUserPassword = defineOperation({
   path: '/admin/users/:subjectId/password',
   tag: adminTag,
   summary: 'Set a user\'s password (administrators)',
-  description: 'Replaces the password and ends every session of the user at once: console and agent sessions, and every OpenID Connect sign-in, grant, code, access token and refresh token. Administrators only.',
+  description:
+    'Replaces the password and ends every session of the user at once: console and agent sessions, and every OpenID Connect sign-in, grant, code, access token and refresh token. Administrators only. ' +
+    'Not for your own account (403 use_my_account: change yours under My account), and not open to an assistant: an OAuth access token gets 403 browser_only and MCP has no such tool; the console and a script\'s password-login Agent API session may.',
   access: 'session',
+  onlyFrom: 'password-sessions',
   params: subjectParams,
   body: setPasswordRequest,
   bodyExample: { password: 'a new long passphrase' },
   response: { status: 204, description: 'The password is set; everything the user was signed in with is ended.' },
-  errors: ['invalid_request', 'forbidden', 'not_found'],
+  errors: ['invalid_request', 'forbidden', 'not_found', 'use_my_account'],
   async handle({ services, actor, params, body }) {
     await services.users.setPassword(actor, params.subjectId, body.password);
   },

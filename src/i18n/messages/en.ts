@@ -84,7 +84,7 @@ export const en = {
   'scope.offline_access': 'Stay connected while you are away, until you sign out of it or it is revoked',
   'scope.sesame:read': 'See your projects, their members, clients and audit trail, and your own sessions, connected applications and sign-in factors',
   'scope.sesame:write':
-    'Make every change your role allows: create and edit projects, register and change clients, rotate and revoke secrets, manage members; and change your own account: password, sessions, connected applications and sign-in factors',
+    'Make every change your role allows: create and edit projects, register and change clients, rotate and revoke secrets, manage members; and end your sessions and withdraw connected applications (never your password, email or sign-in factors: only you change those, in the console)',
   'scope.sesame:admin': 'Use your administrator rights: manage people and instance settings',
 
   // Sign out.
@@ -217,6 +217,8 @@ export const en = {
   'mail.notice.second_factor_changed.subject': 'Your Sesame sign-in factors changed',
   'mail.notice.second_factor_changed.body':
     'The second factors (authenticator app, passkeys or recovery codes) of your Sesame account {account} were just changed.',
+  'mail.notice.identity_unlinked.subject': 'An identity was unlinked from your Sesame account',
+  'mail.notice.identity_unlinked.body': 'An account at an identity provider was just unlinked from your Sesame account {account}: it no longer signs you in.',
   'mail.notice.email_change_requested.subject': 'A new email address was given for your Sesame account',
   'mail.notice.email_change_requested.body':
     'Someone signed in to your Sesame account {account} asked to change its email address to {newEmail}. This address stays in force until the new one is confirmed through the link mailed to it.',
@@ -1066,6 +1068,17 @@ export const en = {
   'console.recoveryCodes.download': 'Download codes',
   'console.recoveryCodes.fileHeading': 'Sesame recovery codes for {account}. Each works once.',
   'console.recoveryCodes.done': 'I have saved the codes',
+  'console.reauthenticate.title': 'Confirm it is you',
+  'console.reauthenticate.intro': 'It has been a while since you signed in. To change how you sign in, enter your password (or a one-time code) again; then your change goes through.',
+  'console.reauthenticate.password': 'Current password',
+  'console.reauthenticate.code': 'One-time code',
+  'console.reauthenticate.codeHint': 'The 6-digit code from your authenticator app, or one of your recovery codes.',
+  'console.reauthenticate.useCode': 'Use a one-time code instead',
+  'console.reauthenticate.usePassword': 'Use my password instead',
+  'console.reauthenticate.submit': 'Confirm',
+  'console.reauthenticate.checking': 'Checking…',
+  'console.reauthenticate.cancel': 'Cancel',
+  'console.reauthenticate.needed': 'Nothing was changed: to change how you sign in, confirm it is you again. Try once more and enter your password or a one-time code when asked.',
   'console.removeFactor.title': 'Remove {name}?',
   'console.removeFactor.body.totp': 'Codes from this authenticator app will no longer sign you in.',
   'console.removeFactor.body.passkey': 'This passkey will no longer sign you in. Remove it from the device too (in its password manager or security key settings).',

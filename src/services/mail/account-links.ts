@@ -35,7 +35,16 @@ async function passwordStateOfUser(repos: Repositories, user: User): Promise<str
 export async function issueAccountLink(
   repos: Repositories,
   clock: Clock,
-  input: { purpose: AccountLinkPurpose; user: User; email: string; queueMail: boolean; /** The mail's language when the person has saved none. */ fallbackLocale?: string | null | undefined },
+  input: {
+    purpose: AccountLinkPurpose;
+    user: User;
+    email: string;
+    queueMail: boolean;
+    /** The mail's language when the person has saved none. */
+    fallbackLocale?: string | null | undefined;
+    /** Instead of the purpose's usual lifetime. */
+    lifetimeMs?: number | undefined;
+  },
 ): Promise<AccountLink> {
   const now = clock.now();
   if (input.purpose !== 'password_reset') await repos.accountLinks.revokeLive(input.user.subjectId, input.purpose, now);
@@ -46,7 +55,7 @@ export async function issueAccountLink(
     email: input.email,
     passwordState: await passwordStateOfUser(repos, input.user),
     createdAt: now,
-    expiresAt: now + ACCOUNT_LINK_LIFETIME_MS[input.purpose],
+    expiresAt: now + (input.lifetimeMs ?? ACCOUNT_LINK_LIFETIME_MS[input.purpose]),
   };
   await repos.accountLinks.insert(link);
   if (input.queueMail) {

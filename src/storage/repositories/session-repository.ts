@@ -16,6 +16,8 @@ export interface Session {
   lastSeenAt: number;
   expiresAt: number;
   revokedAt: number | null;
+  /** When the session last proved the person: its sign-in, or a later re-authentication. */
+  provenAt: number;
   /** Opened for a person who must enrol a second factor first: it may only enrol (DESIGN 13). */
   enrolmentRequired?: boolean | undefined;
 }
@@ -35,6 +37,8 @@ export interface SessionRepository {
   listLiveOf(subjectId: string, now: number, currentTokenDigest: string | null): Promise<Array<Session & { current: boolean }>>;
   /** Ends the user's live session with this id; false when there is none. */
   revokeById(subjectId: string, sessionId: string, at: number): Promise<boolean>;
+  /** Records that the live session with this token digest proved the person again; false when it is not live. */
+  markProven(tokenDigest: string, at: number): Promise<boolean>;
 }
 
 function toSession(row: SessionRow): Session {
@@ -46,6 +50,7 @@ function toSession(row: SessionRow): Session {
     lastSeenAt: row.last_seen_at,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
+    provenAt: row.proven_at ?? row.created_at,
     ...(row.enrolment_required ? { enrolmentRequired: true } : {}),
   };
 }
@@ -63,6 +68,7 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
         last_seen_at: session.lastSeenAt,
         expires_at: session.expiresAt,
         revoked_at: session.revokedAt,
+        proven_at: session.provenAt,
         enrolment_required: session.enrolmentRequired ? 1 : 0,
       })
       .execute();
@@ -73,12 +79,12 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
       .selectFrom('sessions')
       .innerJoin('users', 'users.subject_id', 'sessions.subject_id')
       .selectAll('users')
-      .select(['sessions.session_id', 'sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.enrolment_required'])
+      .select(['sessions.session_id', 'sessions.kind', 'sessions.created_at as session_created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.proven_at', 'sessions.enrolment_required'])
       .where('sessions.token_digest', '=', tokenDigest)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { session_id, kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at, enrolment_required } = row;
-    const session = toSession({ token_digest: tokenDigest, session_id, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at, enrolment_required });
+    const { session_id, kind, session_created_at: createdAt, last_seen_at, expires_at, revoked_at, proven_at, enrolment_required } = row;
+    const session = toSession({ token_digest: tokenDigest, session_id, subject_id: row.subject_id, kind, created_at: createdAt, last_seen_at, expires_at, revoked_at, proven_at, enrolment_required });
     return { session, user: toUser(row) };
   },
 
@@ -132,5 +138,10 @@ export const sessionRepository: RepositoryFactory<SessionRepository> = () => (ex
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(revoked.numUpdatedRows) > 0;
+  },
+
+  async markProven(tokenDigest, at) {
+    const updated = await executor.updateTable('sessions').set({ proven_at: at }).where('token_digest', '=', tokenDigest).where('revoked_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
   },
 });

@@ -25,6 +25,17 @@ export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
+let reauthenticationHandler: (() => Promise<boolean>) | undefined;
+
+/**
+ * Called when a person-only request (password, factors, email, linked identities) meets 403
+ * reauthentication_required: the handler asks the person to prove it is them (POST /account/reauthenticate)
+ * and answers whether they did; the request is then sent once more, so the original action completes.
+ */
+export function onReauthenticationRequired(handler: () => Promise<boolean>): void {
+  reauthenticationHandler = handler;
+}
+
 /** Called when a request meets 401 login_required: the session ended while the page was open. */
 export function onSessionExpired(handler: () => void): void {
   sessionExpiredHandler = handler;
@@ -62,7 +73,15 @@ const consoleSession: Middleware = {
     if (copy && (await errorCode(answer)) === 'csrf_failed') {
       await fetchSessionContext();
       copy.headers.set('x-csrf-token', csrfToken);
-      answer = await fetch(copy).catch(() => {
+      answer = await fetch(copy.clone()).catch(() => {
+        throw networkError();
+      });
+    }
+    // Too long since this session proved the person: ask them again, then finish what they asked for.
+    if (copy && reauthenticationHandler && (await errorCode(answer)) === 'reauthentication_required' && (await reauthenticationHandler())) {
+      const again = copy.clone();
+      again.headers.set('x-csrf-token', csrfToken);
+      answer = await fetch(again).catch(() => {
         throw networkError();
       });
     }

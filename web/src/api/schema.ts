@@ -491,7 +491,7 @@ export interface paths {
         put?: never;
         /**
          * Create or invite a user (administrators)
-         * @description Creates an account that can sign in at once with the given password (stored as an argon2id hash and never shown again). With `invite: true` and no password, the person instead receives a single-use link by mail (valid 72 hours) to choose their password; the response carries `invitation.expiresAt`, never the link. Invitations need outgoing mail (SMTP_URL); without it they are refused with 400. Administrators only.
+         * @description Creates an account that can sign in at once with the given password (stored as an argon2id hash and never shown again). With `invite: true` and no password, the person instead receives a single-use link by mail (valid 72 hours) to choose their password; the response carries `invitation.expiresAt`, never the link. Invitations need outgoing mail (SMTP_URL); without it they are refused with 400. Where Sesame sends no mail, leave out both `password` and `invite`: the answer then carries `setPasswordUrl`, a single-use link (valid 7 days, shown only this once) to the page where the person chooses their password, and `setPasswordExpiresAt`. The MCP tool takes no `password`: an assistant never chooses or handles a person's password. Administrators only.
          */
         post: operations["createUser"];
         delete?: never;
@@ -531,7 +531,7 @@ export interface paths {
         put?: never;
         /**
          * Set a user's password (administrators)
-         * @description Replaces the password and ends every session of the user at once: console and agent sessions, and every OpenID Connect sign-in, grant, code, access token and refresh token. Administrators only.
+         * @description Replaces the password and ends every session of the user at once: console and agent sessions, and every OpenID Connect sign-in, grant, code, access token and refresh token. Administrators only. Not for your own account (403 use_my_account: change yours under My account), and not open to an assistant: an OAuth access token gets 403 browser_only and MCP has no such tool; the console and a script's password-login Agent API session may.
          */
         post: operations["setUserPassword"];
         delete?: never;
@@ -555,7 +555,7 @@ export interface paths {
         put?: never;
         /**
          * Change and verify my email address
-         * @description Mails the new address a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button makes it your verified address without signing in. Until then the new address is only pending (`pendingEmail`): your current address stays in force and receives password reset mail, and it is told of the request. A newer request replaces the pending one. The answer is the same for every well-formed address; an address another account holds verified cannot be confirmed (the link page answers 409). Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400.
+         * @description Mails the new address a single-use link (valid 24 hours) to `{issuer}/account/verify-email/{token}`, where a confirm button makes it your verified address without signing in. Until then the new address is only pending (`pendingEmail`): your current address stays in force and receives password reset mail, and it is told of the request. A newer request replaces the pending one. The answer is the same for every well-formed address; an address another account holds verified cannot be confirmed (the link page answers 409). Sending your current, already verified address changes nothing. Needs outgoing mail (SMTP_URL); without it the change is refused with 400. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["changeMyEmail"];
         delete?: never;
@@ -639,7 +639,7 @@ export interface paths {
         put?: never;
         /**
          * Remove a person's second factors (administrators)
-         * @description For a person who lost their authenticator and recovery codes: removes every factor, so they sign in with the password alone and enrol again; every session of theirs ends. Administrators only; audited.
+         * @description For a person who lost their authenticator and recovery codes: removes every factor, so they sign in with the password alone and enrol again; every session of theirs ends. Administrators only; audited. Not for your own account (403 use_my_account: manage yours under My account), and not open to an assistant: an OAuth access token gets 403 browser_only and MCP has no such tool; the console and a script's password-login Agent API session may.
          */
         post: operations["resetUserFactors"];
         delete?: never;
@@ -839,7 +839,7 @@ export interface paths {
         put?: never;
         /**
          * Change my password
-         * @description Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in). The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens.
+         * @description Replaces your password after checking the current one (a wrong one answers 401 invalid_credentials and counts as a failed sign-in); the current password does not stand in for a recent proof: the session needs one too. The session that makes the change stays; every other session of yours ends: console, Agent API tokens, and sign-ins at applications with their tokens. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -959,7 +959,7 @@ export interface paths {
         put?: never;
         /**
          * Start adding an authenticator app
-         * @description Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (`POST /account/factors/totp/{factorId}/confirm`) before it counts.
+         * @description Makes a TOTP secret (HMAC-SHA-1, 30 s, 6 digits) and its QR code. The authenticator is pending: confirm it with a code from the app (`POST /account/factors/totp/{factorId}/confirm`) before it counts. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["startTotp"];
         delete?: never;
@@ -979,7 +979,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm an authenticator app
-         * @description Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe.
+         * @description Confirms a pending authenticator with the code it shows now; from then on every sign-in asks for a code. Your first factor also brings ten recovery codes, shown only in this answer: keep them somewhere safe. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["confirmTotp"];
         delete?: never;
@@ -999,7 +999,7 @@ export interface paths {
         put?: never;
         /**
          * Start adding a passkey
-         * @description WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer's host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once.
+         * @description WebAuthn creation options for a new passkey of yours (relying-party ID: the issuer's host; discoverable; user verification preferred). Hand them to the browser (`navigator.credentials.create`), then send its answer to `POST /account/factors/passkeys` within 5 minutes. Each set of options works once. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["passkeyOptions"];
         delete?: never;
@@ -1019,7 +1019,7 @@ export interface paths {
         put?: never;
         /**
          * Add a passkey
-         * @description Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page's "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer.
+         * @description Registers the passkey the browser made from `POST /account/factors/passkeys/options`. From then on it signs you in on its own (the login page's "Sign in with a passkey") or as the second step after your password. Your first factor also brings ten recovery codes, shown only in this answer. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["addPasskey"];
         delete?: never;
@@ -1039,7 +1039,7 @@ export interface paths {
         put?: never;
         /**
          * Make new recovery codes
-         * @description Ten new single-use recovery codes, shown only in this answer; the old ones stop working.
+         * @description Ten new single-use recovery codes, shown only in this answer; the old ones stop working. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         post: operations["newRecoveryCodes"];
         delete?: never;
@@ -1060,9 +1060,29 @@ export interface paths {
         post?: never;
         /**
          * Remove a second factor
-         * @description Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes) after checking your password. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password.
+         * @description Removes an authenticator app or a passkey (or, with `recovery_codes`, the recovery codes). Send `currentPassword` (checked; a wrong one answers 401 invalid_credentials and counts as a failed sign-in, and a right one is the proof this removal needs), or nothing in a session with a recent proof. Without any authenticator or passkey left, the recovery codes go too and sign-in asks only for the password. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         delete: operations["removeFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/reauthenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove it is me again
+         * @description Proves again, in this console session, that you are you: with your `currentPassword`, or an `otp` (a code from your authenticator app or an unused recovery code). For REAUTH_WINDOW_SECONDS (default 10 minutes) afterwards the session may change how you sign in (password, second factors, recovery codes, email, linked identities). A wrong proof answers 401 invalid_credentials and counts as a failed sign-in. Console only: on the Agent API it answers 403 browser_only.
+         */
+        post: operations["reauthenticate"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1100,7 +1120,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink one of my identities
-         * @description Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first.
+         * @description Unlinks the upstream account: it no longer signs you in (a later sign-in through it may link or create an account again, as the provider allows). Refused with 409 last_sign_in_method when it is your last way to sign in (no password, no passkey, no other linked identity): add a passkey or set a password first. Person-only (it changes how you sign in): only in the console, in your own browser session, proven within REAUTH_WINDOW_SECONDS (default 10 minutes) by your sign-in or by `POST /account/reauthenticate`, else 403 reauthentication_required. On the Agent API (a password-login token or an assistant's OAuth token) it answers 403 browser_only, and MCP has no such tool: an assistant tells the person to do it in the console under My account.
          */
         delete: operations["removeMyIdentity"];
         options?: never;
@@ -1118,7 +1138,7 @@ export interface components {
              * @description Machine-readable error code; the closed list is in the instructions.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "mfa_enrolment_required" | "csrf_failed" | "insufficient_scope" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
+            error: "invalid_request" | "invalid_client_metadata" | "login_required" | "invalid_credentials" | "mfa_required" | "forbidden" | "mfa_enrolment_required" | "csrf_failed" | "insufficient_scope" | "browser_only" | "reauthentication_required" | "use_my_account" | "not_found" | "version_conflict" | "project_archived" | "member_exists" | "last_owner" | "invalid_client_type" | "secret_limit_exceeded" | "idempotency_key_reused" | "project_not_archived" | "last_sign_in_method" | "request_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "directory_unavailable";
             /** @description What happened and what to do about it. */
             error_description: string;
             /** @description Present only when fields are at fault: the field path (e.g. `redirectUris.0`) and what is wrong with it. */
@@ -6277,7 +6297,7 @@ export interface operations {
                      * @enum {string}
                      */
                     studentStatus?: "active" | "not_student" | "unknown";
-                    /** @description Required unless `invite` is true; then the person chooses it and it must be absent. */
+                    /** @description The first password, when you have one to give. Leave it out to let the person choose it: with `invite: true` Sesame mails them a link; where Sesame sends no mail, the answer carries a one-time `setPasswordUrl` to hand to them. Must be absent with `invite: true`. (The MCP tool has no `password` argument: an assistant never handles a person's password.) */
                     password?: string;
                     /** @description true: create the person without a password and mail them a single-use link (valid 72 hours) to choose one. Needs outgoing mail (SMTP_URL); `email` is required, `password` and `emailVerified` must be absent (following the link verifies the address). */
                     invite?: boolean;
@@ -6286,7 +6306,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new user, and for an invitation when its link expires. */
+            /** @description The new user, and for an invitation when its link expires (or, without mail, the one-time set-password link). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6320,6 +6340,14 @@ export interface operations {
                              */
                             expiresAt: string;
                         };
+                        /** @description Present when the person was created without a password where Sesame sends no mail: a single-use link, shown only in this answer (Sesame keeps only its digest), to the page where the person chooses their password. Hand it to them over a channel only they read. */
+                        setPasswordUrl?: string;
+                        /**
+                         * Format: date-time
+                         * @description When `setPasswordUrl` stops working (7 days after it was made).
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        setPasswordExpiresAt?: string;
                         /**
                          * @description Present (true) only when this is the first response to the same Idempotency-Key and body, given again: nothing was created this time, and one-time secrets are left out.
                          * @constant
@@ -6644,7 +6672,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `use_my_account`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6652,7 +6680,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                        error?: "forbidden" | "use_my_account" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -6878,7 +6906,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6886,7 +6914,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "mfa_enrolment_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -7451,7 +7479,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `forbidden`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `forbidden`, `use_my_account`, `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7459,7 +7487,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "forbidden" | "csrf_failed" | "mfa_enrolment_required";
+                        error?: "forbidden" | "use_my_account" | "csrf_failed" | "mfa_enrolment_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -9464,7 +9492,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9472,7 +9500,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "mfa_enrolment_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10099,7 +10127,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10107,7 +10135,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10246,7 +10274,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10254,7 +10282,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10400,7 +10428,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10408,7 +10436,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10569,7 +10597,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10577,7 +10605,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed";
+                        error?: "csrf_failed" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10694,7 +10722,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10702,7 +10730,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "mfa_enrolment_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10767,7 +10795,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -10775,8 +10803,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Your current password, to confirm it is you. */
-                    currentPassword: string;
+                    /** @description Your current password: the proof this removal needs. Leave it out in a session with a recent proof (sign-in or POST /account/reauthenticate). */
+                    currentPassword?: string;
                 };
             };
         };
@@ -10812,7 +10840,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10820,7 +10848,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "mfa_enrolment_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -10833,6 +10861,138 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: `request_too_large` (each example says what it means and what to do). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON: `unsupported_media_type` (each example says what it means and what to do). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts: `rate_limited` (each example says what it means and what to do). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "rate_limited";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error: `internal_error` (each example says what it means and what to do). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: `service_unavailable` (each example says what it means and what to do). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "service_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reauthenticate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Your current password, to confirm it is you. */
+                    currentPassword?: string;
+                    /** @description A code from your authenticator app, or an unused recovery code. */
+                    otp?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description This session has a fresh proof. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `invalid_request` (each example says what it means and what to do). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: `invalid_credentials`, `login_required` (each example says what it means and what to do). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_credentials" | "login_required";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `csrf_failed` (each example says what it means and what to do). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "csrf_failed";
                     } & components["schemas"]["Error"];
                 };
             };
@@ -11029,7 +11189,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required` (each example says what it means and what to do). */
+            /** @description Not allowed: `csrf_failed`, `mfa_enrolment_required`, `reauthentication_required` (each example says what it means and what to do). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11037,7 +11197,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "csrf_failed" | "mfa_enrolment_required";
+                        error?: "csrf_failed" | "mfa_enrolment_required" | "reauthentication_required";
                     } & components["schemas"]["Error"];
                 };
             };

@@ -7,7 +7,8 @@ export function FormError({ error, fieldsShown = false }: { error: ApiError | un
   const hasFieldErrors = Object.keys(error.fieldErrors).length > 0;
   return (
     <div class="alert alert-error" role="alert">
-      <p>{error.message}</p>
+      {/* Left unproven (the dialog was cancelled): say it in the console's language and how to go on. */}
+      <p>{error.code === 'reauthentication_required' ? t('console.reauthenticate.needed') : error.message}</p>
       {hasFieldErrors && fieldsShown && <p>{t('console.fieldsBelow')}</p>}
       {hasFieldErrors && !fieldsShown && (
         <ul>

@@ -62,7 +62,9 @@ describe.each(TEST_ENGINES)('what an assistant\'s token may and may not do, on %
     expect(tools.map((tool) => tool.name)).not.toContain('createProject');
 
     const before = await server.services.projects.listProjects(alice);
-    // A 403 challenge (DESIGN 9), not a tool result: the SDK starts an authorization with the challenged scope (the step-up is test/mcp/assistant-step-up.test.ts).
+    // A 403 challenge (DESIGN 9), not a tool result: the SDK starts an authorization with the challenged scope (the step-up is test/mcp/assistant-step-up.test.ts;
+    // without its refresh token, which SDK 1.32.2 would try first, keeping the granted scope).
+    provider.saveTokens({ ...provider.tokens()!, refresh_token: undefined });
     provider.authorizationUrl = undefined;
     await expect(mcp.callTool({ name: 'createProject', arguments: { name: 'Should not exist' } })).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.authorizationUrl!.searchParams.get('scope')).toBe('sesame:read sesame:write');

@@ -182,7 +182,7 @@ describe.each(TEST_ENGINES)('Idempotency-Key on creating POSTs on %s', (engine) 
       }
     }
     expect(withHeader.sort()).toEqual(
-      ['POST /admin/identity-providers', 'POST /admin/users', 'POST /projects', 'POST /projects/{projectId}/clients', 'POST /projects/{projectId}/clients/{clientId}/secrets/rotate', 'POST /projects/{projectId}/members'].sort(),
+      ['POST /admin/groups', 'POST /admin/identity-providers', 'POST /admin/users', 'POST /projects', 'POST /projects/{projectId}/clients', 'POST /projects/{projectId}/clients/{clientId}/secrets/rotate', 'POST /projects/{projectId}/members'].sort(),
     );
   });
 });

@@ -456,6 +456,18 @@ describe.each(TEST_ENGINES.flatMap((engine) => (['agent', 'console'] as const).m
       if ('context' in client) await client.context();
       return { operationId: 'login', response: await client.call('POST', '/auth/login', { account: person.account, password: EXAMPLE_PASSWORD }) };
     },
+    mfa_enrolment_required: async () => {
+      // The policy binds each person from their next sign-in: a person signing in while it asks for a factor they have not got.
+      const policy = await ctx.services.settings.getSettings(cliActor);
+      const strict = await ctx.services.settings.updateSettings(cliActor, { mfaRequired: 'everyone', expectedSettingsVersion: policy.version });
+      try {
+        const person = await newPerson('must-enrol');
+        const caller = await signIn(person.account);
+        return { operationId: 'listProjects', response: await caller.call('GET', '/projects') };
+      } finally {
+        await ctx.services.settings.updateSettings(cliActor, { mfaRequired: policy.mfaRequired, expectedSettingsVersion: strict.version });
+      }
+    },
     forbidden: async () => ({ operationId: 'updateProject', response: await bob.call('PATCH', `/projects/${shared.projectId}`, { name: 'Renamed', expectedProjectVersion: await projectVersion(shared.projectId) }) }),
     csrf_failed: async (world) => ({ operationId: 'createProject', response: await alice.request({ method: 'POST', path: '/projects', body: { name: `No CSRF ${world.projectId}` }, ...({ withCsrf: false } as object) }) }),
     insufficient_scope:

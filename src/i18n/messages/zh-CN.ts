@@ -123,7 +123,7 @@ export const zhCN: Messages = {
 
   'account.signInLink': '前往 Sesame 控制台登录',
 
-  'home.title': 'Sesame',
+  'home.title': 'Sesame 统一登录',
   'home.subtitle': '本单位的统一登录：为应用提供 OpenID Connect，为成员提供控制台，为 AI 助手提供 API 和 MCP 服务器。',
   'home.linksLabel': '前往',
   'home.console': '登录控制台',
@@ -550,10 +550,10 @@ export const zhCN: Messages = {
   'console.auditAction.user.password_reset_request': '请求重置密码',
   'console.auditAction.user.update': '修改用户',
   'console.auditSurface.console': '控制台',
-  'console.auditSurface.agent': 'Agent API',
-  'console.auditSurface.mcp': 'MCP',
+  'console.auditSurface.agent': 'Agent API 接口',
+  'console.auditSurface.mcp': 'MCP 服务器',
   'console.auditSurface.cli': '命令行',
-  'console.auditSurface.system': 'Sesame',
+  'console.auditSurface.system': 'Sesame 系统',
   'console.auditTarget.client': '客户端',
   'console.auditTarget.project': '项目',
   'console.auditTarget.user': '用户',

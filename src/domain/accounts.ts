@@ -35,3 +35,9 @@ export const emailProblem = (email: string): string | undefined => (EMAIL_PATTER
 /** Why a person's display name is refused, or undefined when it is acceptable. */
 export const displayNameProblem = (displayName: string): string | undefined =>
   displayName.trim() === '' || displayName.length > DISPLAY_NAME_MAX_LENGTH ? `must be 1-${DISPLAY_NAME_MAX_LENGTH} characters` : undefined;
+
+/** Where a page of people ends (newest first by createdAt, ties by subjectId): the last person's position. */
+export interface UserPosition {
+  createdAt: number;
+  subjectId: string;
+}

@@ -4,8 +4,7 @@ import { STUDENT_STATUSES } from '../../domain/clients.ts';
 import { PASSWORD_RULES, passwordProblem } from '../../domain/passwords.ts';
 import { USER_STATUSES } from '../../domain/statuses.ts';
 import { USER_PAGE } from '../../domain/limits.ts';
-import type { User } from '../../domain/accounts.ts';
-import type { UserPosition } from '../../storage/repositories/user-repository.ts';
+import type { User, UserPosition } from '../../domain/accounts.ts';
 import { pageLimitQuery, readableText, timestamp, toIso } from './common.ts';
 
 export const lookupQuery = z.object({ account: z.string().min(1).max(256).meta({ description: 'The exact account name (case-insensitive); no partial matches.' }) });

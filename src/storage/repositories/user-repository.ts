@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { normalizeAccount, type User } from '../../domain/accounts.ts';
+import { normalizeAccount, type User, type UserPosition } from '../../domain/accounts.ts';
 import { precompile } from '../precompiled-query.ts';
 import type { UserRow } from '../schema.ts';
 import { isStorableText } from '../../domain/text-rules.ts';
@@ -40,10 +40,7 @@ export interface UserRepository {
 }
 
 /** Where a page of people ends: the last person's creation time and subjectId. */
-export interface UserPosition {
-  createdAt: number;
-  subjectId: string;
-}
+export type { UserPosition };
 
 export interface UserSearchPage {
   query?: string | undefined;

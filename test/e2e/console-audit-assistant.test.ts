@@ -32,7 +32,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: the audit page names
     const { page, context, problems } = await openWatchedPage(browser);
     await signIn(page, server.consoleUrl(), ADMIN.account, ADMIN.password);
     await page.goto(server.consoleUrl(`/projects/${projectId}/audit`));
-    const row = page.getByRole('row', { name: /project\.create/ });
+    const row = page.getByRole('row', { name: /Created the project/ });
     await row.waitFor();
     await expect(row.innerText()).resolves.toContain('by the assistant Doc Assistant');
     await expect(row.getByText('by the assistant Doc Assistant').getAttribute('title')).resolves.toBe(documentAssistant);

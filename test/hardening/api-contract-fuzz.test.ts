@@ -15,7 +15,7 @@ import { createAgentClient, createConsoleClient, type AgentClient, type ConsoleC
 import { createOpenApiChecker, type OpenApiChecker } from '../api/helpers/openapi-checker.ts';
 import { createAccounts, PASSWORD } from '../api/helpers/users.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
-import { conforming, conformsTo, contractSchema, violating, wellFormed, type JsonSchema } from '../helpers/contract-arbitraries.ts';
+import { conforming, conformsTo, contractSchema, typesOf, violating, wellFormed, type JsonSchema } from '../helpers/contract-arbitraries.ts';
 import { changeMark, sameSnapshot, snapshotEveryTable, type DatabaseSnapshot } from '../helpers/database-snapshot.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 
@@ -144,8 +144,13 @@ function queryArbitrary(target: FuzzTarget): fc.Arbitrary<{ text: string; broken
   const properties = Object.entries(schema.properties ?? {});
   const asText = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const good = conforming(schema) as fc.Arbitrary<Record<string, unknown>>;
+  // A query parameter is text: only a schema that refuses some text (a length, a pattern, a set of values, a
+  // number) can be broken in a URL. Without this, filtering for textual violations of a free-text parameter
+  // would never find one, and fast-check's filter would spin forever.
+  const refusesSomeText = (inner: JsonSchema) =>
+    inner.pattern !== undefined || inner.maxLength !== undefined || (inner.minLength ?? 0) > 0 || inner.enum !== undefined || inner.anyOf !== undefined || (typesOf(inner).length > 0 && !typesOf(inner).includes('string'));
   const bad = fc.oneof(
-    ...properties.map(([key, inner]) =>
+    ...properties.filter(([, inner]) => refusesSomeText(inner)).map(([key, inner]) =>
       fc.tuple(good, violating(inner).map(asText).filter((v): v is string => v !== undefined)).map(([query, value]) => ({ ...query, [key]: value })),
     ),
     ...properties.map(([key, inner]) => fc.tuple(good, conforming(inner), conforming(inner)).map(([query, a, b]) => ({ ...query, [key]: [a, b] }))),
@@ -332,12 +337,7 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
     else await consoleClient.login('fuzzer', PASSWORD);
   }
 
-  // listUsers' search and paging (added this round) does not finish under this fuzzer: the run hung there in CI and
-  // locally (more than 100 s for its 40 requests, no timeout firing). Skipped, by name, until the cause is found;
-  // test/api/user-search.test.ts covers its contract meanwhile. See the closing note of 2026-11-28.
-  const HANGS_UNDER_FUZZING = new Set(['listUsers']);
-  it.skip.each(CATALOG.filter((target) => HANGS_UNDER_FUZZING.has(target.operationId)).map((target) => [`${target.surface} ${target.operationId}`, target] as const))('%s', () => {});
-  it.each(CATALOG.filter((target) => !HANGS_UNDER_FUZZING.has(target.operationId)).map((target) => [`${target.surface} ${target.operationId}`, target] as const))('%s', async (_name, target) => {
+  it.each(CATALOG.map((target) => [`${target.surface} ${target.operationId}`, target] as const))('%s', async (_name, target) => {
     await ensureSignedIn(target.surface);
     ids = await freshFixture();
     let before: DatabaseSnapshot = await snapshotEveryTable(ctx.db, engine);

@@ -130,7 +130,7 @@ function integerIn(min: number, max: number): fc.Arbitrary<number> {
   );
 }
 
-const typesOf = (schema: JsonSchema): string[] => (schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type]);
+export const typesOf = (schema: JsonSchema): string[] => (schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type]);
 
 /**
  * Values the contract accepts, biased towards the strange: unusual Unicode, text up to the limits,

@@ -47,9 +47,10 @@ export const presentAdminUser = (user: User, groups: readonly string[]): z.infer
 // The cursor is the last person's creation time and subjectId, base64url-encoded: opaque to callers, a page
 // boundary that stays put when people are added meanwhile.
 const USER_CURSOR = /^([0-9]{1,16})\.([0-9A-Za-z_-]{1,200})$/;
+const CURSOR_TEXT = /^[0-9A-Za-z_-]{1,400}$/;
 export const encodeUserCursor = (position: UserPosition) => Buffer.from(`${position.createdAt}.${position.subjectId}`).toString('base64url');
 const decodeUserCursor = (value: string): UserPosition | undefined => {
-  const match = /^[0-9A-Za-z_-]{1,400}$/.test(value) ? USER_CURSOR.exec(Buffer.from(value, 'base64url').toString()) : null;
+  const match = USER_CURSOR.exec(Buffer.from(value, 'base64url').toString());
   return match ? { createdAt: Number(match[1]), subjectId: match[2]! } : undefined;
 };
 
@@ -62,6 +63,7 @@ export const userListQuery = z.object({
   limit: pageLimitQuery(USER_PAGE, 'people'),
   before: z
     .string()
+    .regex(CURSOR_TEXT, 'must be the nextBefore of the page you have')
     .transform((value, context) => {
       const position = decodeUserCursor(value);
       if (!position) context.addIssue({ code: 'custom', message: 'must be the nextBefore of the page you have' });

@@ -9,6 +9,7 @@ import { AppError } from './errors.ts';
 import { createLoggerOptions } from './ops/logging.ts';
 import { installRequestIdHeader, requestIdOf } from './ops/request-id.ts';
 import { DebugRequestLogging } from './ops/request-logging.ts';
+import { accountLinkRoutes } from './account/account-link-routes.ts';
 import { homeRoute } from './oidc/home-route.ts';
 import type { InstanceSecrets } from './startup/instance-secrets.ts';
 import { registerOidc } from './oidc/mount.ts';
@@ -97,6 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The OpenID Connect endpoints (oidc-provider) and its login, consent and logout pages.
   await registerOidc(app, deps);
+  // The pages mailed links open: set a password, verify an address, ask for a reset.
+  await app.register(accountLinkRoutes, { services: deps.services, secureCookies: new URL(deps.config.issuer).protocol === 'https:' });
 
   // The console (web/, built by Vite) at /console; it talks only to the management API.
   await registerConsole(app);

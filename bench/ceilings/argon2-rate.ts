@@ -1,11 +1,11 @@
 /**
  * The ceiling of scenario 4: how many argon2id verifications per second this machine does with
- * Sesame's own parameters (verifyPassword in src/services/passwords.ts), `concurrency` at a time,
+ * Sesame's own parameters (verifyPassword in src/services/sign-in/passwords.ts), `concurrency` at a time,
  * in one process using every core (the verifications run on libuv's thread pool, as in Sesame).
  */
 import { performance } from 'node:perf_hooks';
 import { answerParent } from '../lib/child-processes.ts';
-import { hashPassword, verifyPassword } from '../../src/services/passwords.ts';
+import { hashPassword, verifyPassword } from '../../src/services/sign-in/passwords.ts';
 
 const PASSWORD = 'bench-password-for-argon2';
 

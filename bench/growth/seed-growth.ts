@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { hashPassword } from '../../src/services/passwords.ts';
+import { hashPassword } from '../../src/services/sign-in/passwords.ts';
 import type { Engine } from '../../src/storage/database.ts';
 import type { GrowthSizes } from './growth-sizes.ts';
 

@@ -4,7 +4,7 @@ import type { Actor } from '../domain/actor.ts';
 import type { PointedText } from '../domain/pointed-text.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { Services } from '../services/index.ts';
-import type { User } from '../services/users.ts';
+import type { User } from '../services/people/users.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

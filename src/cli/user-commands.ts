@@ -5,7 +5,7 @@ import { toFieldErrors } from '../api/contracts/field-errors.ts';
 import { createUserRequest, presentAdminUser, setPasswordRequest } from '../api/contracts/users.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services/index.ts';
-import type { User } from '../services/users.ts';
+import type { User } from '../services/people/users.ts';
 import type { CliCommand } from './command.ts';
 import { FORMAT_OPTION, printJson, printRecords, recordFormat } from './output.ts';
 import { parseCommandArgs } from './parse-command-args.ts';

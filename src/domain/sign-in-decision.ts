@@ -3,7 +3,7 @@ import { mfaRequiredFor, type MfaPolicy } from './mfa-policy.ts';
 /**
  * The one rule of what a sign-in still owes (DESIGN 13), whatever door it came through: the OIDC login
  * page, the console or the Agent API login. Every door asks `decideSignIn` (through the service in
- * src/services/sign-in-decision.ts) and acts on its answer; none computes `amr`/`acr` or decides enrolment
+ * src/services/sign-in/sign-in-decision.ts) and acts on its answer; none computes `amr`/`acr` or decides enrolment
  * itself.
  */
 

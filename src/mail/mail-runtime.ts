@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Operations } from '../ops/operations.ts';
-import type { MailSettings } from '../services/deps.ts';
+import type { MailSettings } from '../services/shared/deps.ts';
 import type { Services } from '../services/index.ts';
 import { startOutboxWorker, type OutboxWorker } from './outbox-worker.ts';
 import { createSmtpTransport } from './smtp-transport.ts';

@@ -2,7 +2,7 @@ import { ACCOUNT_LINK_PATHS, SECURITY_NOTICE_KINDS, type SecurityNoticeKind } fr
 import { t, type MessageKey, type MessageParams } from '../i18n/catalogues.ts';
 import { formatNumber } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
-import type { ReadyMail } from '../services/mail/outgoing-mail.ts';
+import type { ReadyMail } from '../services/shared/mail/outgoing-mail.ts';
 
 export interface RenderedMail {
   subject: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../domain/clock.ts';
-import type { OutgoingMailService } from '../services/mail/outgoing-mail.ts';
+import type { OutgoingMailService } from '../services/shared/mail/outgoing-mail.ts';
 import { renderMail } from './mail-templates.ts';
 import type { MailTransport } from './smtp-transport.ts';
 

@@ -1,6 +1,6 @@
 import type { Account, FindAccount, KoaContextWithOIDC } from 'oidc-provider';
 import type { Services } from '../services/index.ts';
-import type { User } from '../services/users.ts';
+import type { User } from '../services/people/users.ts';
 import type { SesameClientFields } from './client-metadata.ts';
 
 export { CLAIMS_BY_SCOPE } from '../domain/scopes.ts';

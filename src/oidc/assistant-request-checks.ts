@@ -1,8 +1,8 @@
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { ASSISTANT_SCOPES } from '../domain/assistant-scopes.ts';
 import { isMetadataDocumentClientId, MetadataDocumentRefused } from './assistant-metadata-documents.ts';
-import { explainProtocolError, type ErrorPageInput } from './pages/error-page.ts';
-import { text, type PageLanguage } from './pages/layout.ts';
+import { explainProtocolError, type ErrorPageInput } from '../pages/error-page.ts';
+import { text, type PageLanguage } from '../pages/layout.ts';
 
 type Ctx = KoaContextWithOIDC;
 

@@ -2,7 +2,7 @@ import type Provider from 'oidc-provider';
 import type { Client } from 'oidc-provider';
 import { isAssistantScope } from '../domain/assistant-scopes.ts';
 import type { Services } from '../services/index.ts';
-import type { User } from '../services/users.ts';
+import type { User } from '../services/people/users.ts';
 import { isStorableText } from '../domain/text-rules.ts';
 import type { SesameClientFields } from './client-metadata.ts';
 import { isMetadataDocumentClientId } from './assistant-metadata-documents.ts';

@@ -1,8 +1,8 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { AppError } from '../errors.ts';
 import { databaseFaultToAppError } from '../ops/database-faults.ts';
-import { pageLanguage } from './page-language.ts';
-import { explainProtocolError, renderErrorPage } from './pages/error-page.ts';
+import { pageLanguage } from '../pages/page-language.ts';
+import { explainProtocolError, renderErrorPage } from '../pages/error-page.ts';
 
 type Next = () => Promise<unknown>;
 type Log = { warn(obj: object, msg: string): void };

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import type { User } from '../services/users.ts';
+import type { User } from '../services/people/users.ts';
 import { interactionCsrfToken } from './interaction-csrf.ts';
 import { formField, formTargetsOf, signInActor, type FormBody, type Interaction, type InteractionKit, type Params } from './interaction-kit.ts';
 import { renderEnrolmentPage, renderRecoveryCodesPage } from './pages/enrolment-page.ts';
-import { text } from './pages/layout.ts';
+import { text } from '../pages/layout.ts';
 import { interactionTicket, interactionTicketSubject, isFirstProof, TICKET_PURPOSES } from './second-step-ticket.ts';
 import type { FirstProof } from '../domain/sign-in-decision.ts';
 import { asksForMfa } from './step-up.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { pageLanguage, rememberLanguageChoice } from './page-language.ts';
+import { pageLanguage, rememberLanguageChoice } from '../pages/page-language.ts';
 import { renderHomePage } from './pages/home-page.ts';
 
 /** `GET /`: an HTML page in the visitor's language, linking to the surfaces this instance mounts. */

@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Provider } from 'oidc-provider';
 import type { Actor } from '../domain/actor.ts';
 import type { SignInProof } from '../domain/sign-in-decision.ts';
-import type { SignIn, User } from '../services/users.ts';
-import type { PageLanguage } from './pages/layout.ts';
+import type { SignIn, User } from '../services/people/users.ts';
+import type { PageLanguage } from '../pages/layout.ts';
 import type { OidcDeps } from './provider.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;

@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { registerProtectedResourceMetadata } from './assistant-discovery.ts';
 import { rewriteForwardedHeaders } from './forwarded-headers.ts';
-import { accountLinkRoutes } from './account-link-routes.ts';
 import { interactionRoutes } from './interactions.ts';
 import { upstreamRoutes } from './upstream-routes.ts';
 import { createLiveProvider, type LiveProvider } from './live-provider.ts';
-import { STYLESHEET_PATH } from './pages/layout.ts';
+import { STYLESHEET_PATH } from '../pages/layout.ts';
 import type { OidcDeps } from './provider.ts';
 import { countTokenFailures, refuseTokenRequestOverLimit } from '../rate-limit/token-endpoint-limit.ts';
 
@@ -32,7 +31,7 @@ const PROVIDER_ROUTES: [string, HTTPMethods[]][] = [
   ['/session/end/success', ['GET']],
 ];
 
-const stylesheet = readFileSync(new URL('./pages/sesame.css', import.meta.url), 'utf8');
+const stylesheet = readFileSync(new URL('../pages/sesame.css', import.meta.url), 'utf8');
 
 /**
  * Mounts the OpenID Connect provider: oidc-provider's own endpoints through its Node callback,
@@ -72,7 +71,6 @@ export async function registerOidc(app: FastifyInstance, deps: OidcDeps): Promis
   registerProtectedResourceMetadata(app, deps.config);
   await app.register(interactionRoutes, { live, deps, issuer });
   await app.register(upstreamRoutes, { live, deps, issuer });
-  await app.register(accountLinkRoutes, { services: deps.services, secureCookies: issuer.protocol === 'https:' });
 
   const refresh = setInterval(() => {
     live.refreshSigningKeys().catch((error: unknown) => app.log.warn({ err: error }, 'could not refresh the signing keys; still using the previous ones'));

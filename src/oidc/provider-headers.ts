@@ -1,5 +1,5 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { contentSecurityPolicy, formActionSources } from './page-security.ts';
+import { contentSecurityPolicy, formActionSources } from '../pages/page-security.ts';
 
 // The SHA-256 of an empty script: a script-src that allows nothing, yet is not 'none', so
 // oidc-provider can add the hash of the one inline script it writes (its form_post auto-submit).

@@ -1,7 +1,7 @@
 import type { MessageKey } from '../i18n/catalogues.ts';
-import { FederatedSignInRefused } from '../services/federated-sign-in.ts';
-import { text, type PageLanguage } from './pages/layout.ts';
-import type { UpstreamSignInStopped } from '../services/upstream-sign-in.ts';
+import { FederatedSignInRefused } from '../services/upstream/federated-person.ts';
+import { text, type PageLanguage } from '../pages/layout.ts';
+import type { UpstreamSignInStopped } from '../services/upstream/oidc-upstream-sign-in.ts';
 
 /**
  * What a refused upstream or directory sign-in says to the person, in the page's language. The errors carry

@@ -2,7 +2,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import { cliActor, systemActor, type Actor } from '../domain/actor.ts';
 import type { Clock } from '../domain/clock.ts';
 import { randomBase62 } from '../domain/ids.ts';
-import { writeAudit } from '../services/audit.ts';
+import { writeAudit } from '../services/shared/audit.ts';
 import type { SigningKey } from '../storage/repositories/signing-key-repository.ts';
 import type { Store } from '../storage/store.ts';
 import { decryptPrivateJwk, encryptPrivateJwk } from './private-key-encryption.ts';

@@ -2,18 +2,18 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from 'oidc-provider';
 import type { MessageKey } from '../i18n/catalogues.ts';
-import { FederatedSignInRefused } from '../services/federated-sign-in.ts';
+import { FederatedSignInRefused } from '../services/upstream/federated-person.ts';
 import { rewriteForwardedHeaders } from './forwarded-headers.ts';
 import { interactionCsrfValid } from './interaction-csrf.ts';
 import type { LiveProvider } from './live-provider.ts';
-import { pageLanguage } from './page-language.ts';
-import { pageSecurityHeaders } from './page-security.ts';
-import { renderErrorPage } from './pages/error-page.ts';
-import { text } from './pages/layout.ts';
+import { pageLanguage } from '../pages/page-language.ts';
+import { pageSecurityHeaders } from '../pages/page-security.ts';
+import { renderErrorPage } from '../pages/error-page.ts';
+import { text } from '../pages/layout.ts';
 import { interactionTicket, TICKET_PURPOSES } from './second-step-ticket.ts';
 import { signInRefusalText } from './sign-in-refusal.ts';
 import type { OidcDeps } from './provider.ts';
-import { UpstreamSignInStopped } from '../services/upstream-sign-in.ts';
+import { UpstreamSignInStopped } from '../services/upstream/oidc-upstream-sign-in.ts';
 /** How long the way from the upstream's answer back to the interaction stays open. */
 const UPSTREAM_RETURN_SECONDS = 120;
 

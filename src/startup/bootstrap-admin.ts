@@ -4,7 +4,7 @@ import { systemActor } from '../domain/actor.ts';
 import { passwordProblem } from '../domain/passwords.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import type { Services } from '../services/index.ts';
-import type { User } from '../services/users.ts';
+import type { User } from '../services/people/users.ts';
 
 export interface BootstrapResult {
   admin: User;

@@ -8,8 +8,8 @@ import { systemActor, type Actor } from '../domain/actor.ts';
 import { IMPORTED_SECRET_RULES } from '../domain/client-secrets.ts';
 import { directoryTransportProblem } from '../domain/identity-providers.ts';
 import { AppError } from '../errors.ts';
-import type { ImportedClient } from '../services/client-import.ts';
-import type { CreateIdentityProviderInput } from '../services/identity-provider-input.ts';
+import type { ImportedClient } from '../services/projects/client-import.ts';
+import type { CreateIdentityProviderInput } from '../services/upstream/identity-provider-input.ts';
 import type { Services } from '../services/index.ts';
 
 // The first-deployment file (OIDC_CLIENTS_CONFIG_PATH, `sesame clients import`): its shape is judged here, by the

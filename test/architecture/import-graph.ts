@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-/** One relative import between two files under src/, as paths relative to src/ (`services/users.ts`). */
+/** One relative import between two files under src/, as paths relative to src/ (`services/people/users.ts`). */
 export interface ImportEdge {
   from: string;
   to: string;
@@ -47,7 +47,7 @@ interface Rule {
   why: string;
 }
 
-const SURFACES = ['api', 'api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'ops', 'mail', 'startup'];
+const SURFACES = ['api', 'api/agent', 'api/management', 'mcp', 'oidc', 'account', 'pages', 'cli', 'ops', 'mail', 'startup'];
 const EVERYTHING = ['root', ...SURFACES, 'services', 'rate-limit', 'storage', 'security', 'i18n', 'directory'];
 const CONFIG_AND_ERRORS = ['root/errors.ts', 'root/config.ts'];
 
@@ -70,7 +70,9 @@ export const IMPORT_RULES: readonly Rule[] = [
     except: [...CONFIG_AND_ERRORS, 'ops/metrics.ts'],
     why: 'use cases never reach up into a surface: refusal texts and view types live in the domain, and the first-deployment file is judged in startup',
   },
-  { layer: 'oidc', forbidden: ['api', 'api/agent', 'api/management', 'mcp', 'cli', 'mail', 'startup', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'the OIDC surface imports no other surface' },
+  { layer: 'pages', forbidden: ['api', 'api/agent', 'api/management', 'mcp', 'oidc', 'account', 'cli', 'mail', 'startup', 'root', 'services', 'storage', 'rate-limit', 'directory'], except: CONFIG_AND_ERRORS, why: 'the page kit (layout, language, headers, the error page) serves every page surface and knows none' },
+  { layer: 'oidc', forbidden: ['api', 'api/agent', 'api/management', 'mcp', 'account', 'cli', 'mail', 'startup', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'the OIDC surface imports no other surface' },
+  { layer: 'account', forbidden: ['api', 'api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'the account-link pages are a surface over the services, beside the OIDC pages' },
   { layer: 'api', forbidden: ['api/agent', 'api/management', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'the operation list serves every surface and depends on none' },
   { layer: 'api/agent', forbidden: ['api/management', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'a REST surface reaches storage only through services' },
   { layer: 'api/management', forbidden: ['api/agent', 'mcp', 'oidc', 'cli', 'mail', 'startup', 'storage', 'root', 'directory'], except: CONFIG_AND_ERRORS, why: 'a REST surface reaches storage only through services' },

@@ -1,6 +1,6 @@
 import type { Actor } from '../../src/domain/actor.ts';
 import type { Scope } from '../../src/domain/clients.ts';
-import type { User } from '../../src/services/users.ts';
+import type { User } from '../../src/services/people/users.ts';
 import type { OidcTestServer } from './oidc-server.ts';
 import { importClientsDocument } from '../../src/startup/first-deployment.ts';
 

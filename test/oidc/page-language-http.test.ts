@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withoutLang } from '../../src/oidc/page-language.ts';
+import { withoutLang } from '../../src/pages/page-language.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs } from '../helpers/oidc-relying-party.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { createCast, createCastProject, expectRefusedUnchanged, webClientInput, type Cast } from './fixtures.ts';
-import type { Project } from '../../src/services/types.ts';
+import type { Project } from '../../src/services/shared/types.ts';
 
 describe.each(TEST_ENGINES)('audit log listing on %s', (engine) => {
   let ctx: TestContext;

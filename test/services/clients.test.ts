@@ -3,7 +3,7 @@ import { sha256Hex } from '../../src/domain/digests.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { createCast, createCastProject, expectRefusedUnchanged, spaClientInput, webClientInput, type Cast } from './fixtures.ts';
-import type { Project } from '../../src/services/types.ts';
+import type { Project } from '../../src/services/shared/types.ts';
 
 describe.each(TEST_ENGINES)('client service on %s', (engine) => {
   let ctx: TestContext;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/domain/actor.ts';
 import { AppError } from '../../src/errors.ts';
-import { FederatedSignInRefused, type FederatedSignInRequest } from '../../src/services/federated-sign-in.ts';
+import { FederatedSignInRefused, type FederatedSignInRequest } from '../../src/services/upstream/federated-person.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 

@@ -1,5 +1,5 @@
 import { cliActor, type Actor } from '../../src/domain/actor.ts';
-import type { Project } from '../../src/services/types.ts';
+import type { Project } from '../../src/services/shared/types.ts';
 import type { TestContext } from '../helpers/context.ts';
 
 export type CastRole = 'owner' | 'maintainer' | 'viewer' | 'outsider' | 'admin';

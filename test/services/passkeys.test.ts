@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/domain/digests.ts';
 import { AppError } from '../../src/errors.ts';
-import { challengeBinding, PASSKEY_CHALLENGE_SECONDS } from '../../src/services/passkeys.ts';
+import { challengeBinding, PASSKEY_CHALLENGE_SECONDS } from '../../src/services/sign-in/passkeys.ts';
 import { createStore, type Store } from '../../src/storage/store.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';

@@ -3,7 +3,7 @@ import * as argon2 from '@node-rs/argon2';
 import { cliActor } from '../../src/domain/actor.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
-import { hashPassword, verifyPassword } from '../../src/services/passwords.ts';
+import { hashPassword, verifyPassword } from '../../src/services/sign-in/passwords.ts';
 
 /** A sign-in from inside the process, with no address: only the per-account limit counts it. */
 const signInHere = { ip: null, surface: 'management' } as const;

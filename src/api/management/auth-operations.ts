@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBase62 } from '../../domain/ids.ts';
-import type { LoginResult } from '../../services/sessions.ts';
+import type { LoginResult } from '../../services/sign-in/sessions.ts';
 import { AppError } from '../../errors.ts';
 import { isLocale, type Locale } from '../../i18n/locales.ts';
 import {
@@ -17,7 +17,7 @@ import {
   whoAmIResponse,
 } from '../contracts/auth.ts';
 import { identityProviderParams } from '../contracts/identity-providers.ts';
-import { consoleBrowserKey, UpstreamSignInStopped } from '../../services/upstream-sign-in.ts';
+import { consoleBrowserKey, UpstreamSignInStopped } from '../../services/upstream/oidc-upstream-sign-in.ts';
 import { exampleSessionUser } from '../contracts/examples.ts';
 import { defineOperation, type AnyOperation } from '../operation.ts';
 import type { DeviceCookie } from '../../security/device-cookie.ts';

@@ -1,8 +1,8 @@
 import type { AssistantScope } from '../../domain/assistant-scopes.ts';
 import type { Scope } from '../../domain/clients.ts';
 import { formatNumber } from '../../i18n/format.ts';
-import { html } from './html.ts';
-import { layout, markup, text, type PageLanguage } from './layout.ts';
+import { html } from '../../pages/html.ts';
+import { layout, markup, text, type PageLanguage } from '../../pages/layout.ts';
 
 /** What an assistant (a native client asking for Sesame's own resources) asks to do for the person. */
 export interface AssistantRequest {

@@ -1,5 +1,5 @@
-import { html, SafeHtml } from './html.ts';
-import { layout, markup, text, type PageLanguage } from './layout.ts';
+import { html, SafeHtml } from '../../pages/html.ts';
+import { layout, markup, text, type PageLanguage } from '../../pages/layout.ts';
 import { PASSKEY_SCRIPTS, passkeyForm } from './passkey-controls.ts';
 
 

@@ -1,5 +1,5 @@
-import { html } from './html.ts';
-import { layout, text, type PageLanguage } from './layout.ts';
+import { html } from '../../pages/html.ts';
+import { layout, text, type PageLanguage } from '../../pages/layout.ts';
 
 /** What this instance serves; a surface that is switched off has no link. */
 export interface HomeLinks {

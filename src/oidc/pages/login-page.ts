@@ -1,6 +1,6 @@
 import { formatNumber } from '../../i18n/format.ts';
-import { html } from './html.ts';
-import { layout, markup, text, type PageLanguage } from './layout.ts';
+import { html } from '../../pages/html.ts';
+import { layout, markup, text, type PageLanguage } from '../../pages/layout.ts';
 import { PASSKEY_SCRIPTS, passkeyForm } from './passkey-controls.ts';
 
 export interface LoginPageInput {

@@ -1,5 +1,5 @@
-import { html } from './html.ts';
-import { layout, markup, text, type PageLanguage } from './layout.ts';
+import { html } from '../../pages/html.ts';
+import { layout, markup, text, type PageLanguage } from '../../pages/layout.ts';
 
 export function renderLogoutPage(input: { action: string; xsrf: string; clientName?: string | undefined; language: PageLanguage }): string {
   const { language } = input;

@@ -1,5 +1,5 @@
-import { html } from './html.ts';
-import { layout, markup, text, type PageLanguage } from './layout.ts';
+import { html } from '../../pages/html.ts';
+import { layout, markup, text, type PageLanguage } from '../../pages/layout.ts';
 import { waitText } from './login-page.ts';
 import { PASSKEY_SCRIPTS, passkeyForm } from './passkey-controls.ts';
 

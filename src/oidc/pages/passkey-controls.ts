@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../../pages/html.ts';
 
 /** What a page with passkey buttons loads, in order: the WebAuthn helper, then the buttons' script. */
 export const PASSKEY_SCRIPTS = ['/assets/simplewebauthn-browser.js', '/assets/passkey.js'] as const;

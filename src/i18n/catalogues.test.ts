@@ -69,4 +69,12 @@ describe('choosing the language', () => {
     expect(negotiateLocale({ acceptLanguage: '*' })).toBe('en');
     expect(negotiateLocale({})).toBe('en');
   });
+
+  it('puts the browser\'s own choice first and a mail\'s queued language after the saved one: one order for pages, console and mail', () => {
+    expect(negotiateLocale({ chosen: 'en', uiLocales: 'zh-CN', saved: 'zh-CN', acceptLanguage: 'zh-CN' })).toBe('en');
+    expect(negotiateLocale({ chosen: 'tlh', uiLocales: 'zh-CN' })).toBe('zh-CN');
+    expect(negotiateLocale({ saved: 'en', queuedIn: 'zh-CN' })).toBe('en');
+    expect(negotiateLocale({ saved: null, queuedIn: 'zh-CN', acceptLanguage: 'en' })).toBe('zh-CN');
+    expect(negotiateLocale({ queuedIn: 'fr' })).toBe('en');
+  });
 });

@@ -51,17 +51,28 @@ export function localeFromAcceptLanguage(header: string | string[] | undefined):
 }
 
 export interface LocaleSources {
-  /** An explicit choice on this request: the OIDC `ui_locales`, or the page's language switcher. */
+  /** This browser's own choice, made with a page's or the console's language switcher (`lang`, the `sesame_lang` cookie). */
+  chosen?: unknown;
+  /** The request's OIDC `ui_locales`. */
   uiLocales?: unknown;
   /** The person's saved preference, when the person is known. */
   saved?: string | null | undefined;
+  /** A mail's: the language it was queued in (an invitation's, its inviter's). */
+  queuedIn?: unknown;
   acceptLanguage?: string | string[] | undefined;
 }
 
+/**
+ * The one language choice of pages, the console and mail, in one order: the browser's own choice, the
+ * application's `ui_locales`, the person's saved language, the language a mail was queued in, the browser's
+ * languages, English. Each caller passes the sources it has.
+ */
 export function negotiateLocale(sources: LocaleSources): Locale {
   return (
+    (isLocale(sources.chosen) ? sources.chosen : undefined) ??
     localeFromUiLocales(sources.uiLocales) ??
     (isLocale(sources.saved) ? sources.saved : undefined) ??
+    (isLocale(sources.queuedIn) ? sources.queuedIn : undefined) ??
     localeFromAcceptLanguage(sources.acceptLanguage) ??
     DEFAULT_LOCALE
   );

@@ -39,7 +39,7 @@ export interface PageLanguageInput {
 
 export function pageLanguage(request: PageRequest, input: PageLanguageInput = {}): PageLanguage {
   const chosen = langQuery(request.url) ?? languageCookieOf(request.headers.cookie);
-  const locale = negotiateLocale({ uiLocales: chosen ?? input.uiLocales, saved: input.saved, acceptLanguage: request.headers['accept-language'] });
+  const locale = negotiateLocale({ chosen, uiLocales: input.uiLocales, saved: input.saved, acceptLanguage: request.headers['accept-language'] });
   const selfPath = input.selfPath ?? (request.method === 'GET' ? withoutLang(request.url) : undefined);
   return { locale, selfPath };
 }

@@ -1,20 +1,21 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { CATALOGUES, interpolate, type MessageKey, type MessageParams } from '../../src/i18n/catalogues.ts';
-import { isLocale, LANGUAGE_COOKIE, languageCookieOf, localeFromAcceptLanguage, DEFAULT_LOCALE, type Locale } from '../../src/i18n/locales.ts';
+import { LANGUAGE_COOKIE, languageCookieOf, negotiateLocale, type Locale } from '../../src/i18n/locales.ts';
 import { api, unwrap } from './api/client.ts';
 
 /**
- * The console's language, from the same catalogues as the server's pages (src/i18n). The signed-in
- * person's saved language wins (GET /auth/context answers it); otherwise the browser's choice on a
- * page's switcher (the `sesame_lang` cookie), then the browser's languages, then English.
+ * The console's language, from the same catalogues as the server's pages (src/i18n), chosen in the same
+ * order: this browser's choice on a switcher (the `sesame_lang` cookie), the signed-in person's saved
+ * language (GET /auth/context answers it), the browser's languages, English.
  * Components call t('console.…') while rendering; the app re-renders from the top when it changes.
  */
-let locale: Locale = browserLocale();
+let locale: Locale = localeFor();
 const listeners = new Set<() => void>();
 
-function browserLocale(): Locale {
-  return languageCookieOf(document.cookie) ?? localeFromAcceptLanguage(navigator.languages.join(',')) ?? DEFAULT_LOCALE;
+/** The one language choice the pages and mail make too (src/i18n/locales.ts), with what the console knows. */
+function localeFor(saved?: string | null): Locale {
+  return negotiateLocale({ chosen: languageCookieOf(document.cookie), saved, acceptLanguage: navigator.languages.join(',') });
 }
 
 export function currentLocale(): Locale {
@@ -48,7 +49,7 @@ function apply(next: Locale): void {
 
 /** After the session is known: the saved language (null: the browser's). */
 export function followSavedLocale(saved: string | null | undefined): void {
-  const next = isLocale(saved) ? saved : browserLocale();
+  const next = localeFor(saved);
   if (next !== locale || document.documentElement.lang !== next) apply(next);
 }
 

@@ -1,6 +1,6 @@
 import type { Actor } from '../../../domain/actor.ts';
 import type { User } from '../../../domain/accounts.ts';
-import { DEFAULT_LOCALE, isLocale, type Locale } from '../../../i18n/locales.ts';
+import { negotiateLocale, type Locale } from '../../../i18n/locales.ts';
 import type { AccountLinkPurpose, MailKind } from '../../../domain/account-links.ts';
 import { sha256Hex } from '../../../domain/digests.ts';
 import { newSecretValue } from '../../../domain/ids.ts';
@@ -23,10 +23,7 @@ export interface ReadyMail {
   locale: Locale;
 }
 
-function mailLocale(recipient: User | undefined, params: Record<string, unknown>): Locale {
-  if (isLocale(recipient?.locale)) return recipient.locale;
-  return isLocale(params.locale) ? params.locale : DEFAULT_LOCALE;
-}
+const mailLocale = (recipient: User | undefined, params: Record<string, unknown>): Locale => negotiateLocale({ saved: recipient?.locale, queuedIn: params.locale });
 
 /** Worker times (leases, next tries) come from the worker's own clock; link expiry from the services'. */
 export function createOutgoingMailService({ store, clock }: ServiceDeps) {

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Page } from 'playwright-core';
 import type { Actor } from '../../src/domain/actor.ts';
 import type { Scope } from '../../src/domain/clients.ts';
 import type { Services } from '../../src/services/index.ts';
@@ -111,6 +112,16 @@ export async function authorizeWithScope(issuer: string, provider: PreRegistered
   const serverUrl = new URL(`${issuer}/${resource}`);
   if ((await auth(provider, { serverUrl, scope })) !== 'REDIRECT') throw new Error('the SDK did not ask to open an authorization URL');
   if ((await auth(provider, { serverUrl, authorizationCode: await signIn(provider.authorizationUrl!) })) !== 'AUTHORIZED') throw new Error('the SDK did not redeem the code');
+}
+
+/** The person, in a real browser: opens the authorization URL, signs in on Sesame's page and waits for the consent page; its text. */
+export async function signInToConsentPage(page: Page, authorizationUrl: URL, person: { account: string; password: string }): Promise<string> {
+  await page.goto(authorizationUrl.href);
+  await page.getByLabel('Account').fill(person.account);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Allow this assistant?' }).waitFor();
+  return page.locator('main').innerText();
 }
 
 /** The person, without a real browser: signs in and answers the consent page with the given button (its HTML goes to `consentPages`). */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
-import { authorizeAndConnect, PreRegisteredAssistant, registerAssistant } from './assistant-client.ts';
+import { authorizeAndConnect, PreRegisteredAssistant, registerAssistant, signInToConsentPage } from './assistant-client.ts';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -77,12 +77,7 @@ describe.each(TEST_ENGINES)('an MCP assistant authorized by Sesame itself, on %s
     mcp = await authorizeAndConnect(server.issuer, provider, async (authorizationUrl) => {
       expect(authorizationUrl.searchParams.get('resource')).toBe(`${server.issuer}/mcp`);
       expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
-      await page.goto(authorizationUrl.href);
-      await page.getByLabel('Account').fill(PERSON.account);
-      await page.getByLabel('Password').fill(PERSON.password);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.getByRole('heading', { name: 'Allow this assistant?' }).waitFor();
-      const consent = await page.locator('main').innerText();
+      const consent = await signInToConsentPage(page, authorizationUrl, PERSON);
       expect(consent).toContain('Claude Code');
       expect(consent).toContain('reading and changing');
       expect(consent).not.toContain('administrator rights'); // alice is no administrator: sesame:admin is not offered

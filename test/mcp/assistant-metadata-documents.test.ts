@@ -9,7 +9,7 @@ import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/
 import { makeThrowawayTls, startMetadataDocumentServer, type MetadataDocumentServer, type ThrowawayTls } from '../helpers/metadata-document-server.ts';
 import { freePort, startOidcTestServer } from '../helpers/oidc-server.ts';
 import { ADMIN, agentOver, killAllSesame, startSesame, type SesameProcess } from '../helpers/sesame-process.ts';
-import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant } from './assistant-client.ts';
+import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, signInToConsentPage } from './assistant-client.ts';
 
 /**
  * An MCP client Sesame has never heard of, as the official SDK drives one when it has only a client
@@ -107,12 +107,7 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
     const mcp = await authorizeAndConnect(sesame.url, assistant, async (authorizationUrl) => {
       expect(authorizationUrl.searchParams.get('client_id')).toBe(documentUrl());
       expect(authorizationUrl.searchParams.get('resource')).toBe(`${sesame.url}/mcp`);
-      await page.goto(authorizationUrl.href);
-      await page.getByLabel('Account').fill(ADMIN.account);
-      await page.getByLabel('Password').fill(ADMIN.password);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.getByRole('heading', { name: 'Allow this assistant?' }).waitFor();
-      const consent = await page.locator('main').innerText();
+      const consent = await signInToConsentPage(page, authorizationUrl, ADMIN);
       expect(consent).toContain('Doc Assistant');
       expect(consent).toContain(`it describes itself at localhost:${documents.port}`);
       expect(consent).toContain('Make every change your role allows');

@@ -31,7 +31,8 @@ function scopesOf(payload: string): string[] {
  * Remembered consent was keyed by the digest of `<subject> <client>`. Its client is in client_id, except
  * on rows written before that column (20261126130000-oidc-payload-client): for those the client is found
  * again among the registered clients and the clients of the person's other artifacts by that digest; a
- * row whose client is found nowhere is dropped (its client is gone, so nothing would ask for it).
+ * row whose client is found nowhere is dropped (a deleted client's, most likely; otherwise the person is
+ * asked to consent again).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const move = async (trx: Kysely<any>) => {

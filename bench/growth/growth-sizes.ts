@@ -2,7 +2,7 @@
 export interface GrowthSizes {
   users: number;
   clients: number;
-  /** Stored protocol artifacts (oidc_payloads rows: grants, sessions, codes, access and refresh tokens, interactions, remembered consents). */
+  /** Stored protocol artifacts (oidc_payloads rows: grants, sessions, codes, access and refresh tokens, interactions; and remembered consents). */
   artifacts: number;
 }
 

@@ -157,5 +157,7 @@ async function seedArtifacts(
   await rows('AuthorizationCode', `${d.randomHex} || ${d.randomHex}`, tokenPayload('AuthorizationCode'), grant, 'NULL', `CASE WHEN i % 2 = 0 THEN ${now} ELSE NULL END`);
   await rows('Session', `${d.randomHex}`, json(common('Session'), `',"uid":"seed-session-' || i || '","loginTs":${iat},"authorizations":{}}'`), 'NULL', `'seed-session-' || i`);
   await rows('Interaction', `${d.randomHex}`, json(common('Interaction'), `',"uid":"seed-interaction-' || i || '","prompt":{"name":"login"},"params":{"scope":"openid"}}'`), 'NULL', `'seed-interaction-' || i`);
-  await rows('RememberedConsent', `${user} || ' ' || ${client} || ' ' || i`, `'{"scopes":["openid","profile","email"]}'`, 'NULL', 'NULL');
+  // A pair that comes round again keeps its first row (SQLite parses ON CONFLICT after a SELECT only behind a WHERE).
+  await insert(counts.RememberedConsent!, (from) => `INSERT INTO remembered_consents (subject_id, client_id, scopes, expires_at)
+    SELECT ${user}, ${client}, '["openid","profile","email"]', ${expires} FROM ${from} WHERE 1 = 1 ON CONFLICT DO NOTHING`);
 }

@@ -175,3 +175,23 @@ export const emailDomainProblem = (domain: string): string | undefined => (DOMAI
 
 /** Sesame's redirect URI at an upstream provider: its own callback, nothing else. */
 export const upstreamRedirectUri = (issuer: string, name: string): string => `${issuer.replace(/\/$/, '')}/upstream/${name}/callback`;
+
+/**
+ * Who an upstream's answer is for: an OIDC interaction (its uid), or a console sign-in of one browser
+ * (`browser`, the digest of its login-CSRF nonce; `next`, the console path to return to).
+ */
+export type UpstreamSignInPurpose = { interaction: string } | { console: { browser: string; next: string } };
+
+/** What Sesame keeps (server side) between sending the browser upstream and its return, besides the state that names it. */
+export interface UpstreamSignInChecks {
+  provider: string;
+  nonce: string;
+  codeVerifier: string;
+  purpose: UpstreamSignInPurpose;
+}
+
+/** A console sign-in an upstream confirmed, waiting for the browser that started it. */
+export interface HeldConsoleSignIn {
+  subjectId: string;
+  provider: string;
+}

@@ -18,8 +18,14 @@ const migrationFiles: MigrationProvider = {
   },
 };
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationFiles, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' });
+export const migrateToLatest = (db: Db): Promise<string[]> => migrate(db, migrationFiles);
+
+/** Applies only the migrations named before `name`: the database as it was before that one (what a test of it starts from). */
+export const migrateToBefore = (db: Db, name: string): Promise<string[]> =>
+  migrate(db, { getMigrations: async () => Object.fromEntries(Object.entries(await migrationFiles.getMigrations()).filter(([earlier]) => earlier < name)) });
+
+async function migrate(db: Db, provider: MigrationProvider): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw new Error(`database migration failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

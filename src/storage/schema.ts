@@ -145,6 +145,38 @@ export interface OidcPayloadsTable {
   client_name: string | null;
 }
 
+/** The scopes a person allowed a client on the consent page: the next authorization of that client asks nothing. */
+export interface RememberedConsentsTable {
+  subject_id: string;
+  client_id: string;
+  scopes: JsonText;
+  expires_at: EpochMs;
+}
+
+/** A sign-in sent to an upstream provider, until its callback uses it once or it expires. */
+export interface UpstreamSignInsTable {
+  /** SHA-256 (hex) of the state the upstream hands back. */
+  state_digest: string;
+  provider: string;
+  nonce: string;
+  code_verifier: string;
+  /** For an OIDC interaction: its uid. */
+  interaction_uid: string | null;
+  /** For a console sign-in: the digest the browser is known by, and the console path to return to. */
+  console_browser: string | null;
+  console_next: string | null;
+  expires_at: EpochMs;
+}
+
+/** A console sign-in an upstream confirmed, until the browser that started it finishes it once or it expires. */
+export interface UpstreamConsoleSignInsTable {
+  /** The digest the browser is known by (of its login-CSRF nonce). */
+  browser_digest: string;
+  subject_id: string;
+  provider: string;
+  expires_at: EpochMs;
+}
+
 export interface IdempotencyKeysTable {
   subject_id: string;
   idempotency_key: string;
@@ -301,6 +333,9 @@ export interface Database {
   audit_log: AuditLogTable;
   signing_keys: SigningKeysTable;
   oidc_payloads: OidcPayloadsTable;
+  remembered_consents: RememberedConsentsTable;
+  upstream_sign_ins: UpstreamSignInsTable;
+  upstream_console_sign_ins: UpstreamConsoleSignInsTable;
   instance_settings: InstanceSettingsTable;
   account_links: AccountLinksTable;
   mail_outbox: MailOutboxTable;

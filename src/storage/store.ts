@@ -13,10 +13,12 @@ import { mailOutboxRepository } from './repositories/mail-outbox-repository.ts';
 import { memberRepository } from './repositories/member-repository.ts';
 import { oidcPayloadRepository } from './repositories/oidc-payload-repository.ts';
 import { projectRepository } from './repositories/project-repository.ts';
+import { rememberedConsentRepository } from './repositories/remembered-consent-repository.ts';
 import { securitySettingsRepository } from './repositories/security-settings-repository.ts';
 import { sessionRepository } from './repositories/session-repository.ts';
 import { signingKeyRepository } from './repositories/signing-key-repository.ts';
 import { upstreamIdentityRepository } from './repositories/upstream-identity-repository.ts';
+import { upstreamSignInRepository } from './repositories/upstream-sign-in-repository.ts';
 import { userRepository } from './repositories/user-repository.ts';
 import { webauthnChallengeRepository } from './repositories/webauthn-challenge-repository.ts';
 import type { Database } from './schema.ts';
@@ -41,6 +43,7 @@ const REPOSITORY_FACTORIES = {
   clients: clientRepository,
   clientSecrets: clientSecretRepository,
   oidcPayloads: oidcPayloadRepository,
+  rememberedConsents: rememberedConsentRepository,
   signingKeys: signingKeyRepository,
   accountLinks: accountLinkRepository,
   mailOutbox: mailOutboxRepository,
@@ -50,6 +53,7 @@ const REPOSITORY_FACTORIES = {
   webauthnChallenges: webauthnChallengeRepository,
   identityProviders: identityProviderRepository,
   upstreamIdentities: upstreamIdentityRepository,
+  upstreamSignIns: upstreamSignInRepository,
   groups: groupRepository,
 };
 

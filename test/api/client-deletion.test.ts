@@ -48,6 +48,7 @@ describe.each(TEST_ENGINES)('client and project deletion on %s', (engine) => {
   }
 
   const payloadRowsOf = (clientId: string) => server.db.selectFrom('oidc_payloads').select('kind').where('client_id', '=', clientId).execute();
+  const consentsFor = (clientId: string) => server.db.selectFrom('remembered_consents').select('subject_id').where('client_id', '=', clientId).execute();
   const clientVersionOf = async (clientId: string) => (await owner.call('GET', `/projects/${projectId}/clients/${clientId}`)).body.client.clientVersion as number;
 
   it('ends every grant of a client with its tokens, keeps its secrets, bumps clientVersion and audits it (maintainer+)', async () => {
@@ -79,7 +80,9 @@ describe.each(TEST_ENGINES)('client and project deletion on %s', (engine) => {
       await expect(oidc.fetchUserInfo(config, tokens.access_token, fixture.person.subjectId)).rejects.toThrow();
       expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
     }
-    expect((await payloadRowsOf(rp.clientId)).map((row) => row.kind)).toEqual(['RememberedConsent']);
+    expect(await payloadRowsOf(rp.clientId)).toEqual([]);
+    // What the person allowed the client is no token: it stays.
+    expect(await consentsFor(rp.clientId)).toEqual([{ subject_id: fixture.person.subjectId }]);
     // Another client's sign-ins are untouched, and the same secret signs people in again.
     expect(await oidc.fetchUserInfo(other.config, other.tokens.access_token, fixture.person.subjectId)).toMatchObject({ sub: fixture.person.subjectId });
     const again = await signIn(rp);
@@ -92,6 +95,7 @@ describe.each(TEST_ENGINES)('client and project deletion on %s', (engine) => {
   it('deletes a client with its secrets, revisions, grants and tokens in one go (maintainer+, current clientVersion)', async () => {
     const rp = await fixture.register({ clientType: 'web', projectId });
     const { config, tokens } = await signIn(rp);
+    expect(await consentsFor(rp.clientId)).toHaveLength(1);
     const version = await clientVersionOf(rp.clientId);
     const path = `/projects/${projectId}/clients/${rp.clientId}`;
 
@@ -111,6 +115,7 @@ describe.each(TEST_ENGINES)('client and project deletion on %s', (engine) => {
     await expect(oidc.fetchUserInfo(config, tokens.access_token, fixture.person.subjectId)).rejects.toThrow();
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_client');
     expect(await payloadRowsOf(rp.clientId)).toEqual([]);
+    expect(await consentsFor(rp.clientId)).toEqual([]);
     for (const table of ['client_secrets', 'client_revisions', 'clients'] as const) {
       expect(await server.db.selectFrom(table).select('client_id').where('client_id', '=', rp.clientId).execute()).toEqual([]);
     }
@@ -122,6 +127,7 @@ describe.each(TEST_ENGINES)('client and project deletion on %s', (engine) => {
   it('deletes only an archived project, with its clients and their tokens (owner or admin, current version)', async () => {
     const rp = await fixture.register({ clientType: 'web', projectId });
     const { config, tokens } = await signIn(rp);
+    expect(await consentsFor(rp.clientId)).toHaveLength(1);
     const path = `/projects/${projectId}`;
     let version = (await owner.call('GET', path)).body.project.version as number;
 
@@ -144,6 +150,7 @@ describe.each(TEST_ENGINES)('client and project deletion on %s', (engine) => {
     expect((await maintainer.call('GET', '/projects')).body.projects).toEqual([]);
     await expect(oidc.fetchUserInfo(config, tokens.access_token, fixture.person.subjectId)).rejects.toThrow();
     expect(await payloadRowsOf(rp.clientId)).toEqual([]);
+    expect(await consentsFor(rp.clientId)).toEqual([]);
     expect(await server.db.selectFrom('clients').select('client_id').where('project_id', '=', projectId).execute()).toEqual([]);
     expect(await server.db.selectFrom('project_members').select('subject_id').where('project_id', '=', projectId).execute()).toEqual([]);
 

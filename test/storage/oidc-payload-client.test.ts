@@ -61,7 +61,7 @@ describe.each(TEST_ENGINES)('the artifacts of one client on %s', (engine) => {
     expect(await kindsOf('old-client')).toEqual([]);
   });
 
-  it('ends every grant, code and token of the client, keeps consent unless asked, and touches no other client', async () => {
+  it('ends every grant, code and token of the client, keeps what people allowed it, and touches no other client', async () => {
     const repo = store.repos.oidcPayloads;
     for (const [client, n] of [['cli_a', 1], ['cli_a', 2], ['cli_b', 3]] as const) {
       await repo.upsert(artifact('Grant', `grant-${n}`, client, null));
@@ -69,15 +69,14 @@ describe.each(TEST_ENGINES)('the artifacts of one client on %s', (engine) => {
       await repo.upsert(artifact('AccessToken', `at-${n}`, client, `grant-${n}`));
       await repo.upsert(artifact('RefreshToken', `rt-${n}`, client, `grant-${n}`));
     }
-    await repo.saveRememberedConsent('subject-1', 'cli_a', ['openid'], LATER);
+    await store.repos.rememberedConsents.save('subject-1', 'cli_a', ['openid'], LATER, NOW);
 
     expect(await repo.revokeAllForClient('cli_a')).toBe(2);
-    expect(await kindsOf('cli_a')).toEqual(['RememberedConsent']);
-    expect(await repo.rememberedConsentScopes('subject-1', 'cli_a', NOW)).toEqual(['openid']);
+    expect(await kindsOf('cli_a')).toEqual([]);
+    expect(await store.repos.rememberedConsents.scopes('subject-1', 'cli_a', NOW)).toEqual(['openid']);
     expect(await kindsOf('cli_b')).toEqual(['AccessToken', 'AuthorizationCode', 'Grant', 'RefreshToken']);
 
-    expect(await repo.revokeAllForClient('cli_a', { forgetConsent: true })).toBe(0);
-    expect(await kindsOf('cli_a')).toEqual([]);
+    expect(await repo.revokeAllForClient('cli_a')).toBe(0);
     expect(await repo.revokeAllForClient('no\u0000such')).toBe(0);
   });
 });

@@ -98,7 +98,6 @@ describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
     const kinds = ['Session', 'Grant', 'AccessToken', 'RefreshToken', 'AuthorizationCode', 'Interaction'];
     for (const person of ['leaver', 'stayer']) {
       for (const kind of kinds) await payloads().upsert(artifact(kind, `${person}-${kind}`, { accountId: person, grantId: kind === 'Grant' ? null : `${person}-Grant` }));
-      await payloads().saveRememberedConsent(person, 'client-1', ['openid'], NOW + HOUR);
     }
     // An artifact that already expired is the person's too.
     await payloads().upsert(artifact('AccessToken', 'leaver-expired', { accountId: 'leaver', expiresAt: NOW - 1 }));
@@ -115,22 +114,8 @@ describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
       expect(await payloads().find(kind, `leaver-${kind}`, NOW), kind).toBeUndefined();
       expect(await payloads().find(kind, `stayer-${kind}`, NOW), kind).toBeDefined();
     }
-    const left = await suite.db.selectFrom('oidc_payloads').select('kind').where('account_id', '=', 'leaver').execute();
-    // Consent given on the consent page is no credential, and is kept.
-    expect(left).toEqual([{ kind: 'RememberedConsent' }]);
-    expect(await payloads().rememberedConsentScopes('leaver', 'client-1', NOW)).toEqual(['openid']);
+    expect(await suite.db.selectFrom('oidc_payloads').select('kind').where('account_id', '=', 'leaver').execute()).toEqual([]);
     expect(await payloads().revokeAllForAccount('leaver')).toBe(0);
-  });
-
-  it('remembers consent per person and client until it expires, the pair stored only as a digest', async () => {
-    expect(await payloads().rememberedConsentScopes('subject-3', 'client-1', NOW)).toEqual([]);
-    await payloads().saveRememberedConsent('subject-3', 'client-1', ['openid', 'email'], NOW + HOUR);
-    await payloads().saveRememberedConsent('subject-3', 'client-2', ['openid'], NOW + HOUR);
-    expect(await payloads().rememberedConsentScopes('subject-3', 'client-1', NOW)).toEqual(['openid', 'email']);
-    expect(await payloads().rememberedConsentScopes('subject-3', 'client-2', NOW)).toEqual(['openid']);
-    expect(await payloads().rememberedConsentScopes('subject-3', 'client-1', NOW + HOUR)).toEqual([]);
-    const rows = await suite.db.selectFrom('oidc_payloads').selectAll().where('account_id', '=', 'subject-3').execute();
-    expect(rows.map((row) => row.id).sort()).toEqual([sha256Hex('subject-3 client-1'), sha256Hex('subject-3 client-2')].sort());
   });
 
   it('prunes expired rows in batches and keeps live and unexpiring ones', async () => {
@@ -200,7 +185,6 @@ describe.each(TEST_ENGINES)('oidc_payloads repository on %s', (engine) => {
       await payloads().revokeByGrantId('AccessToken', strange);
       await payloads().revokeGrantOf('RefreshToken', strange);
       expect(await payloads().revokeAllForAccount(strange)).toBe(0);
-      expect(await payloads().rememberedConsentScopes(strange, 'client-1', NOW)).toEqual([]);
     }
   });
 });

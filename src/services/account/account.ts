@@ -141,7 +141,7 @@ export function createAccountService(deps: ServiceDeps, { users }: { users: User
       await store.transaction(async (repos) => {
         const revoked = await repos.oidcPayloads.revokeGrantOfAccount(subjectId, grantId);
         if (!revoked) throw new AppError('not_found', said`You have no consent ${grantId}. List them with ${see('listMyConsents')}.`);
-        if (revoked.clientId) await repos.oidcPayloads.forgetRememberedConsent(subjectId, revoked.clientId);
+        if (revoked.clientId) await repos.rememberedConsents.forget(subjectId, revoked.clientId);
         await writeAudit(repos, clock, actor, { action: 'account.consent_revoke', targetType: 'user', targetId: subjectId, after: { grantId, clientId: revoked.clientId } });
       });
     },

@@ -50,7 +50,7 @@ export function createAssistantGrantService({ store, clock }: ServiceDeps) {
         const grant = await repos.oidcPayloads.findAssistantGrant(grantId, clock.now());
         if (!grant) throw new AppError('not_found', said`There is no assistant grant ${grantId}. List them with ${see('listAssistantGrants')}.`);
         await repos.oidcPayloads.revokeGrantOfAccount(grant.accountId, grantId);
-        await repos.oidcPayloads.forgetRememberedConsent(grant.accountId, grant.clientId);
+        await repos.rememberedConsents.forget(grant.accountId, grant.clientId);
         await writeAudit(repos, clock, actor, { action: 'assistant_grant.revoke', targetType: 'user', targetId: grant.accountId, after: { grantId, clientId: grant.clientId } });
       });
     },
@@ -71,7 +71,7 @@ export function createAssistantGrantService({ store, clock }: ServiceDeps) {
         const revoked = await repos.oidcPayloads.revokeGrantOfAccount(subjectId, grantId);
         // The token was accepted a moment ago; a grant gone since (revoked at the same time) has ended already.
         if (!revoked || revoked.clientId !== clientId) throw new AppError('login_required', 'This connection has ended already; there is nothing more to disconnect.');
-        await repos.oidcPayloads.forgetRememberedConsent(subjectId, clientId);
+        await repos.rememberedConsents.forget(subjectId, clientId);
         await writeAudit(repos, clock, actor, { action: 'assistant.disconnect', targetType: 'user', targetId: subjectId, after: { grantId, clientId } });
       });
     },

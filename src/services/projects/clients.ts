@@ -173,7 +173,8 @@ export function createClientService({ store, clock }: ServiceDeps) {
     async deleteClient(actor: Actor, projectId: string, clientId: string, input: ClientVersionInput): Promise<void> {
       await store.transaction(async (repos) => {
         const { client } = await openClientWrite(repos, actor, projectId, clientId, input.clientVersion);
-        const revokedGrants = await repos.oidcPayloads.revokeAllForClient(clientId, { forgetConsent: true });
+        const revokedGrants = await repos.oidcPayloads.revokeAllForClient(clientId);
+        await repos.rememberedConsents.forgetClient(clientId);
         if (!(await repos.clients.delete(clientId, input.clientVersion))) throw clientVersionConflict();
         await writeAudit(repos, clock, actor, {
           action: 'client.delete',

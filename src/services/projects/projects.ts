@@ -135,7 +135,8 @@ export function createProjectService({ store, clock }: ServiceDeps) {
         const clients = await repos.clients.listByProject(projectId);
         let revokedGrants = 0;
         for (const client of clients) {
-          revokedGrants += await repos.oidcPayloads.revokeAllForClient(client.clientId, { forgetConsent: true });
+          revokedGrants += await repos.oidcPayloads.revokeAllForClient(client.clientId);
+          await repos.rememberedConsents.forgetClient(client.clientId);
           await repos.clients.delete(client.clientId);
         }
         const members = await repos.members.list(projectId);

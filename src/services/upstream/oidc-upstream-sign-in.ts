@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as oidcClient from 'openid-client';
 import { isConsolePath } from '../../domain/console-paths.ts';
 import { sha256Hex } from '../../domain/digests.ts';
-import type { IdentityProvider, UpstreamClaimMapping } from '../../domain/identity-providers.ts';
+import type { HeldConsoleSignIn, IdentityProvider, UpstreamClaimMapping, UpstreamSignInChecks, UpstreamSignInPurpose } from '../../domain/identity-providers.ts';
 import { upstreamRedirectUri } from '../../domain/identity-providers.ts';
 import { constantTimeEqual } from '../../security/constant-time.ts';
 import type { Repositories } from '../../storage/store.ts';
@@ -13,27 +13,14 @@ import { discoverUpstream } from './upstream-discovery.ts';
 
 type OidcProvider = Extract<IdentityProvider, { type: 'oidc' }>;
 
-/**
- * Who the upstream's answer is for: an OIDC interaction (its uid), or a console sign-in of one browser
- * (`browser`, the digest of its login-CSRF nonce; `next`, the console path to return to).
- */
-export type UpstreamSignInPurpose = { interaction: string } | { console: { browser: string; next: string } };
-
-/** What Sesame keeps (server side) between sending the browser upstream and its return. */
-export interface PendingUpstreamSignIn {
-  provider: string;
+/** What Sesame keeps (server side) between sending the browser upstream and its return: kept under the state's digest. */
+export interface PendingUpstreamSignIn extends UpstreamSignInChecks {
   state: string;
-  nonce: string;
-  codeVerifier: string;
-  purpose: UpstreamSignInPurpose;
 }
 
-/** Pending upstream sign-ins live in oidc-provider's table under their own kind, keyed by the state. */
-const PENDING_KIND = 'UpstreamSignIn';
 /** How long a person may take at the upstream provider. */
 const PENDING_TTL_MS = 10 * 60 * 1000;
-/** A console sign-in the upstream confirmed, waiting for its browser to finish it (and give a one-time code if the person has a factor). */
-const CONSOLE_HOLD_KIND = 'UpstreamConsoleSignIn';
+/** How long a console sign-in the upstream confirmed waits for its browser to finish it (and give a one-time code if the person has a factor). */
 const CONSOLE_HOLD_TTL_MS = 5 * 60 * 1000;
 const CONSOLE_STATE_PREFIX = 'console';
 
@@ -194,8 +181,9 @@ export function createUpstreamSignInService(deps: ServiceDeps, { identityProvide
         state: pending.state,
         nonce: pending.nonce,
       });
-      const { state, ...payload } = pending;
-      await store.repos.oidcPayloads.upsert({ kind: PENDING_KIND, id: state, payload, grantId: null, uid: null, accountId: null, expiresAt: clock.now() + PENDING_TTL_MS });
+      const { state, ...checks } = pending;
+      const now = clock.now();
+      await store.repos.upstreamSignIns.insertPending(sha256Hex(state), checks, now + PENDING_TTL_MS, now);
       return { url: url.href };
     },
 
@@ -205,11 +193,11 @@ export function createUpstreamSignInService(deps: ServiceDeps, { identityProvide
       if (dot <= 0) return null;
       const prefix = state.slice(0, dot);
       const now = clock.now();
-      const stored = await store.repos.oidcPayloads.find(PENDING_KIND, state, now);
-      const kept = stored?.payload as Omit<PendingUpstreamSignIn, 'state'> | undefined;
-      if (!stored || stored.consumedAt !== null || !kept?.purpose || kept.provider !== providerName) return null;
+      const stateDigest = sha256Hex(state);
+      const kept = await store.repos.upstreamSignIns.findPending(stateDigest, now);
+      if (!kept || kept.provider !== providerName) return null;
       const expectedPrefix = 'interaction' in kept.purpose ? kept.purpose.interaction : CONSOLE_STATE_PREFIX;
-      if (prefix !== expectedPrefix || !(await store.repos.oidcPayloads.consume(PENDING_KIND, state, now))) return null;
+      if (prefix !== expectedPrefix || !(await store.repos.upstreamSignIns.usePending(stateDigest, now))) return null;
       return { ...kept, state };
     },
 
@@ -220,17 +208,16 @@ export function createUpstreamSignInService(deps: ServiceDeps, { identityProvide
 
     /** Keeps a console sign-in the upstream confirmed for the browser that started it, until it finishes (`POST /auth/upstream/finish`). */
     async holdForConsole(browser: string, subjectId: string, providerName: string): Promise<void> {
-      await store.repos.oidcPayloads.upsert({ kind: CONSOLE_HOLD_KIND, id: browser, payload: { subjectId, provider: providerName }, grantId: null, uid: null, accountId: null, expiresAt: clock.now() + CONSOLE_HOLD_TTL_MS });
+      const now = clock.now();
+      await store.repos.upstreamSignIns.holdConsoleSignIn(browser, { subjectId, provider: providerName }, now + CONSOLE_HOLD_TTL_MS, now);
     },
   };
 }
 
 /** The console sign-in an upstream confirmed for this browser, if it is still waiting. */
-export async function heldConsoleSignIn(repos: Repositories, browser: string, now: number): Promise<{ subjectId: string; provider: string } | null> {
-  const stored = await repos.oidcPayloads.find(CONSOLE_HOLD_KIND, browser, now);
-  if (!stored || stored.consumedAt !== null) return null;
-  return stored.payload as { subjectId: string; provider: string };
+export async function heldConsoleSignIn(repos: Repositories, browser: string, now: number): Promise<HeldConsoleSignIn | null> {
+  return (await repos.upstreamSignIns.findConsoleSignIn(browser, now)) ?? null;
 }
 
 /** Uses up the held console sign-in: false when another request already did. */
-export const useHeldConsoleSignIn = (repos: Repositories, browser: string, now: number): Promise<boolean> => repos.oidcPayloads.consume(CONSOLE_HOLD_KIND, browser, now);
+export const useHeldConsoleSignIn = (repos: Repositories, browser: string, now: number): Promise<boolean> => repos.upstreamSignIns.useConsoleSignIn(browser, now);

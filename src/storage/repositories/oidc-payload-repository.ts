@@ -47,22 +47,13 @@ export interface OidcPayloadRepository {
   revokeGrantOf(kind: string, id: string): Promise<{ grantId: string; accountId: string | null; clientId: string | null; clientName: string | null } | undefined>;
   /**
    * Deletes every artifact of the person: sessions, grants, codes, access and refresh tokens,
-   * interactions. Remembered consent stays: it is no credential. Returns how many rows went.
+   * interactions. Returns how many rows went.
    */
   revokeAllForAccount(accountId: string): Promise<number>;
-  /**
-   * Deletes every grant, code and token issued to the client; with `forgetConsent` also the consent
-   * people gave it (the client itself is going). Returns how many grants were ended.
-   */
-  revokeAllForClient(clientId: string, options?: { forgetConsent?: boolean }): Promise<number>;
+  /** Deletes every grant, code and token issued to the client. Returns how many grants were ended. */
+  revokeAllForClient(clientId: string): Promise<number>;
   /** Deletes expired rows a batch at a time until none is left; returns how many this call deleted. */
   pruneExpired(now: number, batchSize?: number): Promise<number>;
-  /** The scopes this person allowed this client on the consent page (unexpired); empty when never. */
-  rememberedConsentScopes(accountId: string, clientId: string, now: number): Promise<string[]>;
-  /** Replaces the remembered scopes of this person for this client. */
-  saveRememberedConsent(accountId: string, clientId: string, scopes: string[], expiresAt: number): Promise<void>;
-  /** Forgets what this person allowed this client: the next authorization asks again. */
-  forgetRememberedConsent(accountId: string, clientId: string): Promise<void>;
   /** The person's unexpired OIDC sign-in sessions, by uid (never the cookie). */
   listSessionsOf(accountId: string, now: number): Promise<Array<{ uid: string; payload: OidcPayload }>>;
   /** Ends the person's OIDC session with this uid; false when there is none. */
@@ -106,11 +97,6 @@ export interface AssistantGrantRecord {
 }
 
 export const PRUNE_BATCH_SIZE = 500;
-
-// Kept beside oidc-provider's artifacts under a kind of its own: oidc-provider's grants end with the
-// session (sign-out revokes them), while a person's consent for a client should outlast sessions.
-const REMEMBERED_CONSENT = 'RememberedConsent';
-const rememberedConsentId = (accountId: string, clientId: string) => `${accountId} ${clientId}`;
 
 // What oidc-provider's own revocation of a grant removes: the grant and the tokens and codes issued under it.
 const GRANT_ARTIFACT_KINDS = ['AccessToken', 'RefreshToken', 'AuthorizationCode'];
@@ -170,6 +156,12 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
     db.updateTable('oidc_payloads').set({ consumed_at: value('now') }).where('kind', '=', value('kind')).where('id', '=', value('id')).where('consumed_at', 'is', null));
 
   return (executor: Executor): OidcPayloadRepository => {
+    /** Deletes the grant and every code and token issued under it; whether the grant was there to delete (of concurrent callers, one). */
+    const endGrant = async (grantId: string): Promise<boolean> => {
+      const grant = await executor.deleteFrom('oidc_payloads').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).executeTakeFirst();
+      await executor.deleteFrom('oidc_payloads').where('kind', 'in', GRANT_ARTIFACT_KINDS).where('grant_id', '=', grantId).execute();
+      return Number(grant.numDeletedRows) > 0;
+    };
     const repository: OidcPayloadRepository = {
       async find(kind, id, now) {
         const row = (await executor.executeQuery(findById({ kind, now, id: sha256Hex(id) }))).rows[0];
@@ -200,21 +192,17 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         const grantId = row?.grant_id;
         if (!grantId) return undefined;
         const named = await executor.selectFrom('oidc_payloads').select('client_name').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).executeTakeFirst();
-        const grant = await executor.deleteFrom('oidc_payloads').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).executeTakeFirst();
-        await executor.deleteFrom('oidc_payloads').where('kind', 'in', GRANT_ARTIFACT_KINDS).where('grant_id', '=', grantId).execute();
-        return Number(grant.numDeletedRows) > 0 ? { grantId, accountId: row.account_id, clientId: row.client_id, clientName: named?.client_name ?? null } : undefined;
+        return (await endGrant(grantId)) ? { grantId, accountId: row.account_id, clientId: row.client_id, clientName: named?.client_name ?? null } : undefined;
       },
       async revokeAllForAccount(accountId) {
         if (!isStorableText(accountId)) return 0;
-        const result = await executor.deleteFrom('oidc_payloads').where('account_id', '=', accountId).where('kind', '<>', REMEMBERED_CONSENT).executeTakeFirst();
+        const result = await executor.deleteFrom('oidc_payloads').where('account_id', '=', accountId).executeTakeFirst();
         return Number(result.numDeletedRows);
       },
-      async revokeAllForClient(clientId, options = {}) {
+      async revokeAllForClient(clientId) {
         if (!isStorableText(clientId)) return 0;
         const grants = await executor.deleteFrom('oidc_payloads').where('client_id', '=', clientId).where('kind', '=', 'Grant').executeTakeFirst();
-        let rest = executor.deleteFrom('oidc_payloads').where('client_id', '=', clientId);
-        if (!options.forgetConsent) rest = rest.where('kind', '<>', REMEMBERED_CONSENT);
-        await rest.execute();
+        await executor.deleteFrom('oidc_payloads').where('client_id', '=', clientId).execute();
         return Number(grants.numDeletedRows);
       },
       async pruneExpired(now, batchSize = PRUNE_BATCH_SIZE) {
@@ -233,25 +221,6 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
           deleted += count;
           if (count < batchSize) return deleted;
         }
-      },
-      async rememberedConsentScopes(accountId, clientId, now) {
-        const found = await repository.find(REMEMBERED_CONSENT, rememberedConsentId(accountId, clientId), now);
-        const scopes = found?.payload.scopes;
-        return Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
-      },
-      async saveRememberedConsent(accountId, clientId, scopes, expiresAt) {
-        await repository.upsert({
-          kind: REMEMBERED_CONSENT,
-          id: rememberedConsentId(accountId, clientId),
-          payload: { scopes, clientId },
-          grantId: null,
-          uid: null,
-          accountId,
-          expiresAt,
-        });
-      },
-      async forgetRememberedConsent(accountId, clientId) {
-        await repository.destroy(REMEMBERED_CONSENT, rememberedConsentId(accountId, clientId));
       },
       async listSessionsOf(accountId, now) {
         const rows = await executor
@@ -286,13 +255,7 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         if (!isStorableText(grantId)) return undefined;
         const grant = await executor.selectFrom('oidc_payloads').select('payload').where('kind', '=', 'Grant').where('id', '=', sha256Hex(grantId)).where('account_id', '=', accountId).executeTakeFirst();
         if (!grant) return undefined;
-        await executor
-          .deleteFrom('oidc_payloads')
-          .where((eb) => eb.or([
-            eb.and([eb('kind', 'in', GRANT_ARTIFACT_KINDS), eb('grant_id', '=', grantId)]),
-            eb.and([eb('kind', '=', 'Grant'), eb('id', '=', sha256Hex(grantId))]),
-          ]))
-          .execute();
+        await endGrant(grantId);
         const clientId = (JSON.parse(grant.payload) as OidcPayload).clientId;
         return { clientId: typeof clientId === 'string' ? clientId : null };
       },

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import { PASSWORD_RULES } from '../../../src/domain/passwords.ts';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import { Badge } from '../components/badge.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
-import { toApiError, useResource } from '../use-resource.ts';
+import { useResource } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
 /** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
@@ -112,33 +113,27 @@ function ChangePasswordSection() {
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [repeated, setRepeated] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
   const [localErrors, setLocalErrors] = useState<{ currentPassword?: string; repeated?: string }>({});
   const [done, setDone] = useState(false);
+  const { busy, error, clearError, submit: send } = useSubmit();
 
-  const submit = async (event: Event) => {
+  const change = send(async () => {
+    await unwrap(api.POST('/account/password', { body: { currentPassword, newPassword } }));
+    setCurrentPassword('');
+    setNewPassword('');
+    setRepeated('');
+    setDone(true);
+  });
+  const submit = (event: Event) => {
     event.preventDefault();
     setDone(false);
-    setError(undefined);
+    clearError();
     const problems = {
       ...(currentPassword === '' ? { currentPassword: TEXT.passwordNeeded } : {}),
       ...(newPassword !== repeated ? { repeated: TEXT.passwordsDiffer } : {}),
     };
     setLocalErrors(problems);
-    if (Object.keys(problems).length > 0) return;
-    setBusy(true);
-    try {
-      await unwrap(api.POST('/account/password', { body: { currentPassword, newPassword } }));
-      setCurrentPassword('');
-      setNewPassword('');
-      setRepeated('');
-      setDone(true);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    if (Object.keys(problems).length === 0) void change();
   };
 
   return (
@@ -192,29 +187,19 @@ function ChangePasswordSection() {
 function EmailSection() {
   const current = useResource('account-email', () => unwrap(api.GET('/account/email')));
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
   const [notice, setNotice] = useState('');
+  const { busy, error, submit: send } = useSubmit();
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = send(async () => {
     if (!current.data) return;
-    setBusy(true);
-    setError(undefined);
     setNotice('');
-    try {
-      // An empty field with an unverified address on file asks for a new link to that address.
-      const target = email.trim() || (current.data.email && !current.data.emailVerified ? current.data.email : '');
-      const saved = await unwrap(api.POST('/account/email', { body: { email: target } }));
-      current.set({ ...current.data, email: saved.email, emailVerified: saved.emailVerified, pendingEmail: saved.pendingEmail });
-      setNotice(saved.pendingEmail !== null && saved.pendingEmail === target ? TEXT.linkSent(target) : TEXT.alreadyVerified(target));
-      setEmail('');
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+    // An empty field with an unverified address on file asks for a new link to that address.
+    const target = email.trim() || (current.data.email && !current.data.emailVerified ? current.data.email : '');
+    const saved = await unwrap(api.POST('/account/email', { body: { email: target } }));
+    current.set({ ...current.data, email: saved.email, emailVerified: saved.emailVerified, pendingEmail: saved.pendingEmail });
+    setNotice(saved.pendingEmail !== null && saved.pendingEmail === target ? TEXT.linkSent(target) : TEXT.alreadyVerified(target));
+    setEmail('');
+  });
 
   const data = current.data;
   return (

@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Factor, TotpEnrolment } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { OneTimeCodeField } from '../components/one-time-code-field.tsx';
 import { QrCode } from '../components/qr-code.tsx';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
 /** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
@@ -77,8 +78,6 @@ export function AddAuthenticatorDialog({ open, onClose, onAdded }: AddAuthentica
   const [name, setName] = useState('');
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
   const secretId = useId();
   const scanStep = useRef<HTMLParagraphElement>(null);
 
@@ -91,60 +90,34 @@ export function AddAuthenticatorDialog({ open, onClose, onAdded }: AddAuthentica
     setName('');
     setEnrolment(null);
     setCode('');
-    setError(undefined);
   };
-  const close = () => {
-    reset();
-    onClose();
-  };
+  const dialog = useSubmit(onClose, reset);
+  const { error, busy } = dialog;
 
-  const start = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      setEnrolment(await unwrap(api.POST('/account/factors/totp', { body: { name: name.trim() || TEXT.defaultName } })));
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const start = dialog.submit(async () => {
+    setEnrolment(await unwrap(api.POST('/account/factors/totp', { body: { name: name.trim() || TEXT.defaultName } })));
+  });
 
-  const confirm = async (event: Event) => {
-    event.preventDefault();
-    if (!enrolment) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+  const confirm = dialog.submit(
+    async () => {
+      if (!enrolment) return;
       const result = await unwrap(
         api.POST('/account/factors/totp/{factorId}/confirm', { params: { path: { factorId: enrolment.factorId } }, body: { code: code.replace(/\s/g, '') } }),
       );
       reset();
       onAdded(result.factor, result.recoveryCodes);
-    } catch (caught) {
-      setError(toApiError(caught));
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    () => setCode(''),
+  );
 
   return (
-    <Dialog open={open} title={TEXT.title} onClose={close} wide>
+    <Dialog open={open} title={TEXT.title} onClose={dialog.close} wide>
       {!enrolment ? (
         <form onSubmit={start} noValidate>
           <p>{TEXT.intro}</p>
           <FormError error={error} fieldsShown />
           <TextField label={TEXT.name} name="name" value={name} onValue={setName} placeholder={TEXT.defaultName} hint={TEXT.nameHint} error={error?.fieldErrors.name} />
-          <div class="actions dialog-actions">
-            <button type="button" class="button" onClick={close}>
-              {TEXT.cancel}
-            </button>
-            <button type="submit" class="button button-primary" disabled={busy}>
-              {busy ? TEXT.starting : TEXT.next}
-            </button>
-          </div>
+          <DialogActions onCancel={dialog.close} cancelLabel={TEXT.cancel} label={TEXT.next} busyLabel={TEXT.starting} busy={busy} />
         </form>
       ) : (
         <form onSubmit={confirm} noValidate>
@@ -166,14 +139,7 @@ export function AddAuthenticatorDialog({ open, onClose, onAdded }: AddAuthentica
           </div>
           <FormError error={error} fieldsShown />
           <OneTimeCodeField label={TEXT.code} hint={TEXT.codeHint} name="code" value={code} onValue={setCode} error={error?.fieldErrors.code} />
-          <div class="actions dialog-actions">
-            <button type="button" class="button" onClick={close}>
-              {TEXT.cancel}
-            </button>
-            <button type="submit" class="button button-primary" disabled={busy}>
-              {busy ? TEXT.confirming : TEXT.confirm}
-            </button>
-          </div>
+          <DialogActions onCancel={dialog.close} cancelLabel={TEXT.cancel} label={TEXT.confirm} busyLabel={TEXT.confirming} busy={busy} />
         </form>
       )}
     </Dialog>

@@ -4,9 +4,10 @@ import { ApiError, api, unwrap } from '../api/client.ts';
 import type { operations } from '../api/schema.ts';
 import type { Factor } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
 /** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
@@ -53,50 +54,27 @@ interface AddPasskeyDialogProps {
 /** Names the passkey, lets the browser make it from Sesame's options, and registers the browser's answer. */
 export function AddPasskeyDialog({ open, onClose, onAdded }: AddPasskeyDialogProps) {
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose, () => setName(''));
 
-  const close = () => {
+  const create = dialog.submit(async () => {
+    const options = await unwrap(api.POST('/account/factors/passkeys/options'));
+    const credential = await startRegistration({ optionsJSON: options as PublicKeyCredentialCreationOptionsJSON }).catch((caught: unknown) => {
+      throw browserProblem(caught);
+    });
+    const result = await unwrap(
+      api.POST('/account/factors/passkeys', { body: { name: name.trim() || TEXT.defaultName, response: credential as unknown as PasskeyAnswer } }),
+    );
     setName('');
-    setError(undefined);
-    onClose();
-  };
-
-  const create = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const options = await unwrap(api.POST('/account/factors/passkeys/options'));
-      const credential = await startRegistration({ optionsJSON: options as PublicKeyCredentialCreationOptionsJSON }).catch((caught: unknown) => {
-        throw browserProblem(caught);
-      });
-      const result = await unwrap(
-        api.POST('/account/factors/passkeys', { body: { name: name.trim() || TEXT.defaultName, response: credential as unknown as PasskeyAnswer } }),
-      );
-      setName('');
-      onAdded(result.factor, result.recoveryCodes);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+    onAdded(result.factor, result.recoveryCodes);
+  });
 
   return (
-    <Dialog open={open} title={TEXT.title} onClose={close}>
+    <Dialog open={open} title={TEXT.title} onClose={dialog.close}>
       <form onSubmit={create} noValidate>
         <p>{TEXT.intro}</p>
-        <FormError error={error} fieldsShown />
-        <TextField label={TEXT.name} name="name" value={name} onValue={setName} placeholder={TEXT.defaultName} hint={TEXT.nameHint} error={error?.fieldErrors.name} />
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={close}>
-            {TEXT.cancel}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? TEXT.creating : TEXT.create}
-          </button>
-        </div>
+        <FormError error={dialog.error} fieldsShown />
+        <TextField label={TEXT.name} name="name" value={name} onValue={setName} placeholder={TEXT.defaultName} hint={TEXT.nameHint} error={dialog.fieldErrors.name} />
+        <DialogActions onCancel={dialog.close} cancelLabel={TEXT.cancel} label={TEXT.create} busyLabel={TEXT.creating} busy={dialog.busy} />
       </form>
     </Dialog>
   );

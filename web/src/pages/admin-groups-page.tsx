@@ -3,10 +3,12 @@ import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { AdminUser, Group, GroupMember } from '../api/types.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextAreaField, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { LoadError, Loading } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { useSubmit } from '../use-submit.ts';
 import { toApiError, useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 
@@ -107,52 +109,31 @@ function GroupDialog({ open, group, onClose, onSaved }: { open: boolean; group: 
   const [name, setName] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [description, setDescription] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose);
   useEffect(() => {
     if (!open) return;
     setName(group?.name ?? '');
     setDisplayName(group?.displayName ?? '');
     setDescription(group?.description ?? '');
   }, [open, group]);
-  const errors = error?.fieldErrors ?? {};
+  const errors = dialog.fieldErrors;
 
-  const close = () => {
-    setError(undefined);
-    onClose();
-  };
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const saved = group
-        ? (await unwrap(api.PATCH('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version, displayName, description } }))).group
-        : (await unwrap(api.POST('/admin/groups', { body: { name: name.trim(), displayName, ...(description.trim() ? { description } : {}) } }))).group;
-      close();
-      onSaved(saved);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = dialog.submit(async () => {
+    const saved = group
+      ? (await unwrap(api.PATCH('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version, displayName, description } }))).group
+      : (await unwrap(api.POST('/admin/groups', { body: { name: name.trim(), displayName, ...(description.trim() ? { description } : {}) } }))).group;
+    dialog.close();
+    onSaved(saved);
+  });
 
   return (
-    <Dialog open={open} title={group ? t('console.groups.editTitle', { name: group.displayName }) : t('console.groups.addTitle')} onClose={close}>
+    <Dialog open={open} title={group ? t('console.groups.editTitle', { name: group.displayName }) : t('console.groups.addTitle')} onClose={dialog.close}>
       <form onSubmit={submit} noValidate>
-        <FormError error={error} fieldsShown />
+        <FormError error={dialog.error} fieldsShown />
         {!group && <TextField label={t('console.groups.name')} value={name} onValue={setName} hint={t('console.groups.nameHint')} autoCapitalize="none" spellcheck={false} autoComplete="off" error={errors.name} />}
         <TextField label={t('console.groups.displayName')} value={displayName} onValue={setDisplayName} error={errors.displayName} />
         <TextAreaField label={t('console.groups.descriptionOptional')} value={description} onValue={setDescription} rows={2} error={errors.description} />
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={close}>
-            {t('console.common.cancel')}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? t('console.common.working') : group ? t('console.groups.save') : t('console.groups.create')}
-          </button>
-        </div>
+        <DialogActions onCancel={dialog.close} label={group ? t('console.groups.save') : t('console.groups.create')} busyLabel={t('console.common.working')} busy={dialog.busy} />
       </form>
     </Dialog>
   );

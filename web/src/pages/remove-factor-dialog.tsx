@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Factor } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 import { factorName } from '../factor-name.ts';
 
@@ -52,39 +53,26 @@ interface RemoveFactorDialogProps {
 
 export function RemoveFactorDialog({ factor, last, onClose, onRemoved }: RemoveFactorDialogProps) {
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose, () => setPassword(''));
 
-  const close = () => {
-    setPassword('');
-    setError(undefined);
-    onClose();
-  };
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (!factor) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+  const submit = dialog.submit(
+    async () => {
+      if (!factor) return;
       await unwrap(api.DELETE('/account/factors/{factorId}', { params: { path: { factorId: factor.factorId } }, body: { currentPassword: password } }));
       setPassword('');
       onRemoved(factor);
       onClose();
-    } catch (caught) {
-      setError(toApiError(caught));
-      setPassword('');
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    () => setPassword(''),
+  );
 
   return (
-    <Dialog open={factor !== null} title={TEXT.title(factor ? factorName(factor) : '')} onClose={close} role="alertdialog">
+    <Dialog open={factor !== null} title={TEXT.title(factor ? factorName(factor) : '')} onClose={dialog.close} role="alertdialog">
       {factor && (
         <form onSubmit={submit} noValidate>
           <p>{TEXT.body[factor.type]}</p>
           {last && factor.type !== 'recovery_codes' && <p>{TEXT.lastOne}</p>}
-          <FormError error={error} fieldsShown />
+          <FormError error={dialog.error} fieldsShown />
           <TextField
             label={TEXT.password}
             name="currentPassword"
@@ -94,16 +82,9 @@ export function RemoveFactorDialog({ factor, last, onClose, onRemoved }: RemoveF
             value={password}
             onValue={setPassword}
             hint={TEXT.passwordHint}
-            error={error?.fieldErrors.currentPassword}
+            error={dialog.fieldErrors.currentPassword}
           />
-          <div class="actions dialog-actions">
-            <button type="button" class="button" onClick={close}>
-              {TEXT.cancel}
-            </button>
-            <button type="submit" class="button button-danger" disabled={busy}>
-              {busy ? TEXT.removing : TEXT.remove}
-            </button>
-          </div>
+          <DialogActions onCancel={dialog.close} cancelLabel={TEXT.cancel} label={TEXT.remove} busyLabel={TEXT.removing} busy={dialog.busy} danger />
         </form>
       )}
     </Dialog>

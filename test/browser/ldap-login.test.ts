@@ -7,7 +7,7 @@ import { PERSON, setUpOidcFixture, type OidcFixture, type RelyingParty } from '.
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { PEOPLE_DN, SERVICE_BIND, SLAPD_AVAILABLE, startTestDirectory, type TestDirectory } from '../helpers/slapd.ts';
-import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
+import { startRegisteredRelyingParty, type RegisteredRelyingParty } from '../helpers/relying-party-pages.ts';
 
 const ADA = { uid: 'ada', cn: 'Ada Lovelace', mail: 'ada@example.org', password: 'analytical-engine-1843' };
 
@@ -17,7 +17,7 @@ describe.skipIf(!SLAPD_AVAILABLE)('signing in through an LDAP directory with the
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let browser: Browser;
-  let relyingParty: RelyingPartyPages;
+  let relyingParty: RegisteredRelyingParty;
   let rp: RelyingParty;
 
   beforeAll(async () => {
@@ -32,16 +32,8 @@ describe.skipIf(!SLAPD_AVAILABLE)('signing in through an LDAP directory with the
       provisioning: 'create',
       ldap: { url: directory.url, bindDn: SERVICE_BIND.dn, bindPassword: SERVICE_BIND.password, userSearchBase: PEOPLE_DN },
     });
-    relyingParty = await startRelyingPartyPages();
-    const { origin } = relyingParty;
-    const { client, secret } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'web',
-      displayName: 'Directory test app',
-      redirectUris: [`${origin}/callback`],
-      postLogoutRedirectUris: [`${origin}/signed-out`],
-      scopeWhitelist: ['openid', 'profile', 'email'],
-    });
-    rp = { clientId: client.clientId, clientSecret: secret!.value, redirectUri: `${origin}/callback`, postLogoutRedirectUri: `${origin}/signed-out` };
+    relyingParty = await startRegisteredRelyingParty(server.services, fixture.adminActor, fixture.projectId, { displayName: 'Directory test app', scopes: ['openid', 'profile', 'email'] });
+    rp = relyingParty.rp;
     browser = await launchBrowser();
   });
 

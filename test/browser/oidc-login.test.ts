@@ -1,29 +1,18 @@
-import { readFileSync } from 'node:fs';
 import * as oidc from 'openid-client';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
+import { launchBrowser } from '../e2e/support/browser.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture, type RelyingParty } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
-import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const axeSource = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
-
-/** Serious accessibility problems axe-core finds on the page (run through the DevTools protocol, not as a page script). */
-async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const results = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
-    violations: { id: string; impact: string | null }[];
-  };
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-}
+import { startRegisteredRelyingParty, type RegisteredRelyingParty } from '../helpers/relying-party-pages.ts';
 
 describe('signing in with the system Chromium', () => {
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let browser: Browser;
-  let relyingParty: RelyingPartyPages;
+  let relyingParty: RegisteredRelyingParty;
   let rp: RelyingParty;
 
   beforeAll(async () => {
@@ -31,18 +20,10 @@ describe('signing in with the system Chromium', () => {
     fixture = await setUpOidcFixture(server);
 
     // The relying party: a tiny server on 127.0.0.1 that shows what it received.
-    relyingParty = await startRelyingPartyPages();
-    const { origin } = relyingParty;
-    const { client, secret } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'web',
-      displayName: 'Browser test app',
-      redirectUris: [`${origin}/callback`],
-      postLogoutRedirectUris: [`${origin}/signed-out`],
-      scopeWhitelist: ['openid', 'profile', 'email'],
-    });
-    rp = { clientId: client.clientId, clientSecret: secret!.value, redirectUri: `${origin}/callback`, postLogoutRedirectUri: `${origin}/signed-out` };
+    relyingParty = await startRegisteredRelyingParty(server.services, fixture.adminActor, fixture.projectId, { displayName: 'Browser test app', scopes: ['openid', 'profile', 'email'] });
+    rp = relyingParty.rp;
 
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server
 import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
 import { DESKTOP, launchBrowser, PHONE } from '../e2e/support/browser.ts';
 import { saveScreenshot } from '../e2e/support/screenshots.ts';
-import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
+import { startRegisteredRelyingParty, type RegisteredRelyingParty } from '../helpers/relying-party-pages.ts';
 
 /**
  * Passkeys in the system Chromium with its WebAuthn virtual authenticator (Chrome DevTools Protocol):
@@ -19,22 +19,14 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let browser: Browser;
-  let relyingParty: RelyingPartyPages;
+  let relyingParty: RegisteredRelyingParty;
   let rp: RelyingParty;
 
   beforeAll(async () => {
     server = await startOidcTestServer(engine, {}, { issuerHost: 'localhost' });
     fixture = await setUpOidcFixture(server);
-    relyingParty = await startRelyingPartyPages();
-    const { origin } = relyingParty;
-    const { client, secret } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'web',
-      displayName: 'Passkey test app',
-      redirectUris: [`${origin}/callback`],
-      postLogoutRedirectUris: [`${origin}/signed-out`],
-      scopeWhitelist: ['openid', 'profile'],
-    });
-    rp = { clientId: client.clientId, clientSecret: secret!.value, redirectUri: `${origin}/callback`, postLogoutRedirectUri: `${origin}/signed-out` };
+    relyingParty = await startRegisteredRelyingParty(server.services, fixture.adminActor, fixture.projectId, { displayName: 'Passkey test app', scopes: ['openid', 'profile'] });
+    rp = relyingParty.rp;
     browser = await launchBrowser();
   });
 

@@ -5,7 +5,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { Consent } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
 import { useResource } from '../use-resource.ts';
@@ -116,8 +116,7 @@ export function AccountApplicationsPanel() {
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {consents.error && <LoadError error={consents.error} onRetry={() => void consents.reload()} />}
-      {!consents.data && !consents.error && <Loading what={TEXT.loading} />}
+      <LoadState resource={consents} what={TEXT.loading} />
       {consents.data && (
         <div class="account-sections">
           <section class="card section-card" aria-labelledby="my-applications-title">

@@ -4,7 +4,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { Factor } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
 import { useSession } from '../session.ts';
@@ -153,8 +153,7 @@ export function AccountFactorsPanel() {
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {factors.error && <LoadError error={factors.error} onRetry={() => void factors.reload()} />}
-      {!factors.data && !factors.error && <Loading what={TEXT.loading} />}
+      <LoadState resource={factors} what={TEXT.loading} />
       {session.enrolmentRequired && (
         <div class="alert alert-warning">
           <p>{authenticators.length === 0 ? TEXT.enrolmentRequired : TEXT.signInAgain}</p>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api/client.ts';
 import type { AccountIdentity } from '../api/types.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { Time } from '../components/time.tsx';
 import { useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
@@ -24,8 +24,7 @@ export function AccountIdentitiesSection() {
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {identities.error && <LoadError error={identities.error} onRetry={() => void identities.reload()} />}
-      {!identities.data && !identities.error && <Loading what={t('console.identities.loading')} />}
+      <LoadState resource={identities} what={t('console.identities.loading')} />
       {identities.data && identities.data.length === 0 && <p class="muted">{t('console.identities.none')}</p>}
       {identities.data && identities.data.length > 0 && (
         <table class="data-table">

@@ -4,7 +4,7 @@ import { api, unwrap } from '../api/client.ts';
 import { Badge } from '../components/badge.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { useResource } from '../use-resource.ts';
 import { useSubmit } from '../use-submit.ts';
@@ -205,8 +205,7 @@ function EmailSection() {
   return (
     <section class="card section-card" aria-labelledby="my-email-title">
       <h3 id="my-email-title">{TEXT.emailTitle}</h3>
-      {current.error && <LoadError error={current.error} onRetry={() => void current.reload()} />}
-      {!data && !current.error && <Loading what={TEXT.loading} />}
+      <LoadState resource={current} what={TEXT.loading} />
       {data && (
         <>
           <dl class="facts">

@@ -3,7 +3,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { AccountSession } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
 import { useResource } from '../use-resource.ts';
@@ -95,8 +95,7 @@ export function AccountSessionsPanel() {
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {sessions.error && <LoadError error={sessions.error} onRetry={() => void sessions.reload()} />}
-      {!sessions.data && !sessions.error && <Loading what={TEXT.loading} />}
+      <LoadState resource={sessions} what={TEXT.loading} />
       {sessions.data && sorted.length === 0 && <p class="muted">{TEXT.none}</p>}
       {sessions.data && sorted.length > 0 && (
         <table class="data-table">

@@ -3,7 +3,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { AssistantGrant } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Time } from '../components/time.tsx';
 import { useResource } from '../use-resource.ts';
@@ -52,8 +52,7 @@ export function AdminAssistantGrantsPage() {
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {first.error && <LoadError error={first.error} onRetry={() => void first.reload()} />}
-      {!first.data && !first.error && <Loading what={t('console.assistantGrants.loading')} />}
+      <LoadState resource={first} what={t('console.assistantGrants.loading')} />
       {first.data && grants.length === 0 && <p class="muted">{t('console.assistantGrants.none')}</p>}
       {first.data && grants.length > 0 && (
         <table class="data-table">

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { AdminUser, Group, GroupMember } from '../api/types.ts';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Dialog } from '../components/dialog.tsx';
 import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextAreaField, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
-import { PageHeader } from '../components/page-header.tsx';
+import { Loading } from '../components/load-state.tsx';
+import { NamedRecordsPage } from '../components/named-records-page.tsx';
 import { useSubmit } from '../use-submit.ts';
 import { toApiError, useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
@@ -15,91 +14,62 @@ import { t } from '../i18n.ts';
 /** Groups (administrators): what applications authorise with, released as the `groups` claim. */
 export function AdminGroupsPage() {
   const groups = useResource('admin-groups', () => unwrap(api.GET('/admin/groups')).then((r) => r.groups));
-  const [editing, setEditing] = useState<{ group: Group | null } | null>(null);
-  const [removing, setRemoving] = useState<Group | null>(null);
   const [members, setMembers] = useState<Group | null>(null);
-  const [notice, setNotice] = useState('');
-
-  const replace = (saved: Group) => {
-    const known = (groups.data ?? []).some((g) => g.name === saved.name);
-    const next = known ? (groups.data ?? []).map((g) => (g.name === saved.name ? saved : g)) : [...(groups.data ?? []), saved].sort((a, b) => (a.name < b.name ? -1 : 1));
-    groups.set(next);
-    setNotice(t(known ? 'console.groups.saved' : 'console.groups.added', { name: saved.displayName }));
-  };
-  const remove = async (group: Group) => {
-    await unwrap(api.DELETE('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version } }));
-    groups.set((groups.data ?? []).filter((g) => g.name !== group.name));
-    setNotice(t('console.groups.removed', { name: group.displayName }));
-  };
 
   return (
     <>
-      <PageHeader
-        title={t('console.groups.title')}
-        actions={
-          <button type="button" class="button button-primary" onClick={() => setEditing({ group: null })}>
-            {t('console.groups.add')}
-          </button>
-        }
-      >
-        <p class="muted">{t('console.groups.intro')}</p>
-      </PageHeader>
-      <p class="small success-text" role="status">
-        {notice}
-      </p>
-      {groups.error && <LoadError error={groups.error} onRetry={() => void groups.reload()} />}
-      {!groups.data && !groups.error && <Loading what={t('console.groups.loading')} />}
-      {groups.data && groups.data.length === 0 && <p class="muted">{t('console.groups.none')}</p>}
-      {groups.data && groups.data.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.groups.caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.groups.group')}</th>
-              <th scope="col">{t('console.groups.description')}</th>
-              <th scope="col">{t('console.groups.memberCount')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('console.groups.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.data.map((group) => (
-              <tr key={group.name}>
-                <th scope="row" data-label={t('console.groups.group')}>
-                  {group.displayName}
-                  <span class="block small muted">
-                    <code>{group.name}</code>
-                  </span>
+      <NamedRecordsPage
+        texts="console.groups"
+        records={groups}
+        compare={(a, b) => (a.name < b.name ? -1 : 1)}
+        remove={async (group) => {
+          await unwrap(api.DELETE('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version } }));
+        }}
+        table={(list, actions) => (
+          <table class="data-table">
+            <caption class="visually-hidden">{t('console.groups.caption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('console.groups.group')}</th>
+                <th scope="col">{t('console.groups.description')}</th>
+                <th scope="col">{t('console.groups.memberCount')}</th>
+                <th scope="col">
+                  <span class="visually-hidden">{t('console.groups.actions')}</span>
                 </th>
-                <td data-label={t('console.groups.description')}>{group.description || <span class="muted">{t('console.groups.noDescription')}</span>}</td>
-                <td data-label={t('console.groups.memberCount')}>{group.memberCount}</td>
-                <td data-label={t('console.groups.actions')}>
-                  <div class="actions">
-                    <button type="button" class="button button-small" onClick={() => setMembers(group)} aria-label={t('console.groups.membersLabel', { name: group.displayName })}>
-                      {t('console.groups.members')}
-                    </button>
-                    <button type="button" class="button button-small" onClick={() => setEditing({ group })} aria-label={t('console.groups.editLabel', { name: group.displayName })}>
-                      {t('console.groups.edit')}
-                    </button>
-                    <button type="button" class="button button-small" onClick={() => setRemoving(group)} aria-label={t('console.groups.removeLabel', { name: group.displayName })}>
-                      {t('console.groups.remove')}
-                    </button>
-                  </div>
-                </td>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-
-      <GroupDialog open={editing !== null} group={editing?.group ?? null} onClose={() => setEditing(null)} onSaved={replace} />
+            </thead>
+            <tbody>
+              {list.map((group) => (
+                <tr key={group.name}>
+                  <th scope="row" data-label={t('console.groups.group')}>
+                    {group.displayName}
+                    <span class="block small muted">
+                      <code>{group.name}</code>
+                    </span>
+                  </th>
+                  <td data-label={t('console.groups.description')}>{group.description || <span class="muted">{t('console.groups.noDescription')}</span>}</td>
+                  <td data-label={t('console.groups.memberCount')}>{group.memberCount}</td>
+                  <td data-label={t('console.groups.actions')}>
+                    <div class="actions">
+                      <button type="button" class="button button-small" onClick={() => setMembers(group)} aria-label={t('console.groups.membersLabel', { name: group.displayName })}>
+                        {t('console.groups.members')}
+                      </button>
+                      <button type="button" class="button button-small" onClick={() => actions.edit(group)} aria-label={t('console.groups.editLabel', { name: group.displayName })}>
+                        {t('console.groups.edit')}
+                      </button>
+                      <button type="button" class="button button-small" onClick={() => actions.askToRemove(group)} aria-label={t('console.groups.removeLabel', { name: group.displayName })}>
+                        {t('console.groups.remove')}
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        dialog={(editing, close, saved) => <GroupDialog open={editing !== null} group={editing?.record ?? null} onClose={close} onSaved={saved} />}
+      />
       <GroupMembersDialog group={members} onClose={() => setMembers(null)} onCountChanged={() => void groups.reload()} />
-      <ConfirmDialog open={removing !== null} title={t('console.groups.removeTitle')} confirmLabel={t('console.groups.removeConfirm')} danger onConfirm={() => (removing ? remove(removing) : Promise.resolve())} onClose={() => setRemoving(null)}>
-        <p>
-          <strong>{removing?.displayName}</strong> ({removing?.name}): {t('console.groups.removeBody')}
-        </p>
-      </ConfirmDialog>
     </>
   );
 }

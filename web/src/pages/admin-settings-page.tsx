@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../api/client.ts';
 import { FormError } from '../components/form-error.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { t } from '../i18n.ts';
 import { toApiError, useResource } from '../use-resource.ts';
@@ -50,8 +50,7 @@ export function AdminSettingsPage() {
       <PageHeader title={t('console.policy.title')}>
         <p class="muted">{t('console.policy.intro')}</p>
       </PageHeader>
-      {settings.error && <LoadError error={settings.error} onRetry={() => void settings.reload()} />}
-      {!settings.data && !settings.error && <Loading what={t('console.policy.title')} />}
+      <LoadState resource={settings} what={t('console.policy.title')} />
       {settings.data && (
         <form class="card section-card" onSubmit={save} noValidate>
           <FormError error={error} />

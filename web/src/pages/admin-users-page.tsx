@@ -4,7 +4,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { sessionUser } from '../session.ts';
 import { useResource } from '../use-resource.ts';
@@ -77,8 +77,7 @@ export function AdminUsersPage() {
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {users.error && <LoadError error={users.error} onRetry={() => void users.reload()} />}
-      {!users.data && !users.error && <Loading what={t('console.what.users')} />}
+      <LoadState resource={users} what={t('console.what.users')} />
       {list && list.length === 0 && <p class="muted">{t(query ? 'console.users.noMatch' : 'console.users.none', { query })}</p>}
       {list && list.length > 0 && (
         <table class="data-table">

@@ -2,7 +2,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { Client } from '../api/types.ts';
 import { descriptionProblem, displayNameProblem } from '../client-config.ts';
 import { CLIENT_ALL_FIELDS, CLIENT_DETAIL_FIELDS } from '../client-fields.ts';
-import { TextAreaField, TextField } from '../components/field.tsx';
+import { NameDescriptionFields } from '../components/name-description-fields.tsx';
 import { Time } from '../components/time.tsx';
 import { VersionedEditSection } from '../components/versioned-edit-section.tsx';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
@@ -62,20 +62,7 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
         </dl>
       }
     >
-      <TextField
-        label={t('console.clientDetails.displayName')}
-        value={editor.draft.displayName}
-        onValue={(displayName) => editor.setDraft({ ...editor.draft, displayName })}
-        error={editor.error?.fieldErrors.displayName ?? nameProblem}
-      />
-      <TextAreaField
-        label={t('console.clientDetails.description')}
-        class="prose-input"
-        rows={2}
-        value={editor.draft.description}
-        onValue={(description) => editor.setDraft({ ...editor.draft, description })}
-        error={editor.error?.fieldErrors.description ?? descProblem}
-      />
+      <NameDescriptionFields editor={editor} nameField="displayName" nameLabel={t('console.clientDetails.displayName')} rows={2} nameProblem={nameProblem} descriptionProblem={descProblem} />
     </VersionedEditSection>
   );
 }

@@ -2,7 +2,7 @@ import { api, unwrap } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
 import { can } from '../roles.ts';
@@ -34,8 +34,7 @@ export function ClientsPanel({ project }: ProjectContext) {
         <p class="muted">{t('console.clients.intro')}</p>
       </PanelHeader>
 
-      {clients.error && <LoadError error={clients.error} onRetry={() => void clients.reload()} />}
-      {!clients.data && !clients.error && <Loading what={t('console.what.clients')} />}
+      <LoadState resource={clients} what={t('console.what.clients')} />
       {clients.data?.length === 0 && (
         <div class="empty card">
           <p>{t(can(project, 'write_clients') ? 'console.clients.emptyWritable' : 'console.clients.empty')}</p>

@@ -5,7 +5,7 @@ import type { AssignableRole, Member, Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
@@ -92,8 +92,7 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
       </PanelHeader>
       <RetryNotice pending={conflicts.pending} subject={t('console.members.thisProject')} />
       {manage && <AddMemberForm onAdd={addMember} existing={members.data ?? []} />}
-      {members.error && <LoadError error={members.error} onRetry={() => void members.reload()} />}
-      {!members.data && !members.error && <Loading what={t('console.what.members')} />}
+      <LoadState resource={members} what={t('console.what.members')} />
       {members.data && (
         <table class="data-table">
           <caption class="visually-hidden">{t('console.members.caption', { name: project.name })}</caption>

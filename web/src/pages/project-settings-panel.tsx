@@ -3,7 +3,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { TextAreaField, TextField } from '../components/field.tsx';
+import { NameDescriptionFields } from '../components/name-description-fields.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
@@ -120,20 +120,7 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
             </dl>
           }
         >
-          <TextField
-            label={t('console.clients.name')}
-            value={editor.draft.name}
-            onValue={(name) => editor.setDraft({ ...editor.draft, name })}
-            error={editor.error?.fieldErrors.name ?? nameProblem}
-          />
-          <TextAreaField
-            label={t('console.clientDetails.description')}
-            class="prose-input"
-            rows={3}
-            value={editor.draft.description}
-            onValue={(description) => editor.setDraft({ ...editor.draft, description })}
-            error={editor.error?.fieldErrors.description}
-          />
+          <NameDescriptionFields editor={editor} nameField="name" nameLabel={t('console.clients.name')} rows={3} nameProblem={nameProblem} />
         </VersionedEditSection>
 
         <section class="card section-card">

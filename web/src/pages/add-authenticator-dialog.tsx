@@ -11,60 +11,6 @@ import { QrCode } from '../components/qr-code.tsx';
 import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get title() {
-    return t('console.addAuthenticator.title');
-  },
-  get intro() {
-    return t('console.addAuthenticator.intro');
-  },
-  get name() {
-    return t('console.addAuthenticator.name');
-  },
-  get nameHint() {
-    return t('console.addAuthenticator.nameHint');
-  },
-  get defaultName() {
-    return t('console.addAuthenticator.defaultName');
-  },
-  get next() {
-    return t('console.addAuthenticator.next');
-  },
-  get starting() {
-    return t('console.addAuthenticator.starting');
-  },
-  get scan() {
-    return t('console.addAuthenticator.scan');
-  },
-  get qrLabel() {
-    return t('console.addAuthenticator.qrLabel');
-  },
-  get secret() {
-    return t('console.addAuthenticator.secret');
-  },
-  get secretHint() {
-    return t('console.addAuthenticator.secretHint');
-  },
-  get copySecret() {
-    return t('console.addAuthenticator.copySecret');
-  },
-  get code() {
-    return t('console.addAuthenticator.code');
-  },
-  get codeHint() {
-    return t('console.addAuthenticator.codeHint');
-  },
-  get confirm() {
-    return t('console.addAuthenticator.confirm');
-  },
-  get confirming() {
-    return t('console.addAuthenticator.confirming');
-  },
-  get cancel() {
-    return t('console.addAuthenticator.cancel');
-  },
-};
 
 interface AddAuthenticatorDialogProps {
   open: boolean;
@@ -95,7 +41,7 @@ export function AddAuthenticatorDialog({ open, onClose, onAdded }: AddAuthentica
   const { error, busy } = dialog;
 
   const start = dialog.submit(async () => {
-    setEnrolment(await unwrap(api.POST('/account/factors/totp', { body: { name: name.trim() || TEXT.defaultName } })));
+    setEnrolment(await unwrap(api.POST('/account/factors/totp', { body: { name: name.trim() || t('console.addAuthenticator.defaultName') } })));
   });
 
   const confirm = dialog.submit(
@@ -111,35 +57,35 @@ export function AddAuthenticatorDialog({ open, onClose, onAdded }: AddAuthentica
   );
 
   return (
-    <Dialog open={open} title={TEXT.title} onClose={dialog.close} wide>
+    <Dialog open={open} title={t('console.addAuthenticator.title')} onClose={dialog.close} wide>
       {!enrolment ? (
         <form onSubmit={start} noValidate>
-          <p>{TEXT.intro}</p>
+          <p>{t('console.addAuthenticator.intro')}</p>
           <FormError error={error} fieldsShown />
-          <TextField label={TEXT.name} name="name" value={name} onValue={setName} placeholder={TEXT.defaultName} hint={TEXT.nameHint} error={error?.fieldErrors.name} />
-          <DialogActions onCancel={dialog.close} cancelLabel={TEXT.cancel} label={TEXT.next} busyLabel={TEXT.starting} busy={busy} />
+          <TextField label={t('console.addAuthenticator.name')} name="name" value={name} onValue={setName} placeholder={t('console.addAuthenticator.defaultName')} hint={t('console.addAuthenticator.nameHint')} error={error?.fieldErrors.name} />
+          <DialogActions onCancel={dialog.close} cancelLabel={t('console.addAuthenticator.cancel')} label={t('console.addAuthenticator.next')} busyLabel={t('console.addAuthenticator.starting')} busy={busy} />
         </form>
       ) : (
         <form onSubmit={confirm} noValidate>
           <p ref={scanStep} tabIndex={-1}>
-            {TEXT.scan}
+            {t('console.addAuthenticator.scan')}
           </p>
           <div class="qr-frame">
-            <QrCode svg={enrolment.qrCodeSvg} label={TEXT.qrLabel} />
+            <QrCode svg={enrolment.qrCodeSvg} label={t('console.addAuthenticator.qrLabel')} />
           </div>
           <div class="field">
-            <label for={secretId}>{TEXT.secret}</label>
+            <label for={secretId}>{t('console.addAuthenticator.secret')}</label>
             <div class="copy-row">
               <input id={secretId} class="secret-input" type="text" readOnly value={enrolment.secret} spellcheck={false} aria-describedby={`${secretId}-hint`} />
-              <CopyButton text={enrolment.secret} label={TEXT.copySecret} fallbackTargetId={secretId} />
+              <CopyButton text={enrolment.secret} label={t('console.addAuthenticator.copySecret')} fallbackTargetId={secretId} />
             </div>
             <p class="field-hint" id={`${secretId}-hint`}>
-              {TEXT.secretHint}
+              {t('console.addAuthenticator.secretHint')}
             </p>
           </div>
           <FormError error={error} fieldsShown />
-          <OneTimeCodeField label={TEXT.code} hint={TEXT.codeHint} name="code" value={code} onValue={setCode} error={error?.fieldErrors.code} />
-          <DialogActions onCancel={dialog.close} cancelLabel={TEXT.cancel} label={TEXT.confirm} busyLabel={TEXT.confirming} busy={busy} />
+          <OneTimeCodeField label={t('console.addAuthenticator.code')} hint={t('console.addAuthenticator.codeHint')} name="code" value={code} onValue={setCode} error={error?.fieldErrors.code} />
+          <DialogActions onCancel={dialog.close} cancelLabel={t('console.addAuthenticator.cancel')} label={t('console.addAuthenticator.confirm')} busyLabel={t('console.addAuthenticator.confirming')} busy={busy} />
         </form>
       )}
     </Dialog>

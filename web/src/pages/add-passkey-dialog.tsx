@@ -10,39 +10,6 @@ import { FormError } from '../components/form-error.tsx';
 import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get title() {
-    return t('console.addPasskey.title');
-  },
-  get intro() {
-    return t('console.addPasskey.intro');
-  },
-  get name() {
-    return t('console.addPasskey.name');
-  },
-  get nameHint() {
-    return t('console.addPasskey.nameHint');
-  },
-  get defaultName() {
-    return t('console.addPasskey.defaultName');
-  },
-  get create() {
-    return t('console.addPasskey.create');
-  },
-  get creating() {
-    return t('console.addPasskey.creating');
-  },
-  get cancel() {
-    return t('console.addPasskey.cancel');
-  },
-  get cancelled() {
-    return t('console.addPasskey.cancelled');
-  },
-  get failed() {
-    return t('console.addPasskey.failed');
-  },
-};
 
 interface AddPasskeyDialogProps {
   open: boolean;
@@ -62,19 +29,19 @@ export function AddPasskeyDialog({ open, onClose, onAdded }: AddPasskeyDialogPro
       throw browserProblem(caught);
     });
     const result = await unwrap(
-      api.POST('/account/factors/passkeys', { body: { name: name.trim() || TEXT.defaultName, response: credential as unknown as PasskeyAnswer } }),
+      api.POST('/account/factors/passkeys', { body: { name: name.trim() || t('console.addPasskey.defaultName'), response: credential as unknown as PasskeyAnswer } }),
     );
     setName('');
     onAdded(result.factor, result.recoveryCodes);
   });
 
   return (
-    <Dialog open={open} title={TEXT.title} onClose={dialog.close}>
+    <Dialog open={open} title={t('console.addPasskey.title')} onClose={dialog.close}>
       <form onSubmit={create} noValidate>
-        <p>{TEXT.intro}</p>
+        <p>{t('console.addPasskey.intro')}</p>
         <FormError error={dialog.error} fieldsShown />
-        <TextField label={TEXT.name} name="name" value={name} onValue={setName} placeholder={TEXT.defaultName} hint={TEXT.nameHint} error={dialog.fieldErrors.name} />
-        <DialogActions onCancel={dialog.close} cancelLabel={TEXT.cancel} label={TEXT.create} busyLabel={TEXT.creating} busy={dialog.busy} />
+        <TextField label={t('console.addPasskey.name')} name="name" value={name} onValue={setName} placeholder={t('console.addPasskey.defaultName')} hint={t('console.addPasskey.nameHint')} error={dialog.fieldErrors.name} />
+        <DialogActions onCancel={dialog.close} cancelLabel={t('console.addPasskey.cancel')} label={t('console.addPasskey.create')} busyLabel={t('console.addPasskey.creating')} busy={dialog.busy} />
       </form>
     </Dialog>
   );
@@ -85,5 +52,5 @@ type PasskeyAnswer = operations['addPasskey']['requestBody']['content']['applica
 /** The browser's refusal in words: a cancelled prompt is the person's choice, anything else a problem here. */
 function browserProblem(caught: unknown): ApiError {
   const cancelled = caught instanceof WebAuthnError ? caught.code === 'ERROR_CEREMONY_ABORTED' || caught.name === 'NotAllowedError' : caught instanceof Error && caught.name === 'NotAllowedError';
-  return new ApiError(0, 'passkey_not_made', cancelled ? TEXT.cancelled : TEXT.failed);
+  return new ApiError(0, 'passkey_not_made', cancelled ? t('console.addPasskey.cancelled') : t('console.addPasskey.failed'));
 }

@@ -9,39 +9,7 @@ import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 import { factorName } from '../factor-name.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  title: (name: string) => t('console.removeFactor.title', { name }),
-  body: {
-    get totp() {
-      return t('console.removeFactor.body.totp');
-    },
-    get passkey() {
-      return t('console.removeFactor.body.passkey');
-    },
-    get recovery_codes() {
-      return t('console.removeFactor.body.recovery_codes');
-    },
-  },
-  get lastOne() {
-    return t('console.removeFactor.lastOne');
-  },
-  get password() {
-    return t('console.removeFactor.password');
-  },
-  get passwordHint() {
-    return t('console.removeFactor.passwordHint');
-  },
-  get remove() {
-    return t('console.removeFactor.remove');
-  },
-  get removing() {
-    return t('console.removeFactor.removing');
-  },
-  get cancel() {
-    return t('console.removeFactor.cancel');
-  },
-};
+const BODY_KEYS = { totp: 'console.removeFactor.body.totp', passkey: 'console.removeFactor.body.passkey', recovery_codes: 'console.removeFactor.body.recovery_codes' } as const;
 
 interface RemoveFactorDialogProps {
   factor: Factor | null;
@@ -67,24 +35,24 @@ export function RemoveFactorDialog({ factor, last, onClose, onRemoved }: RemoveF
   );
 
   return (
-    <Dialog open={factor !== null} title={TEXT.title(factor ? factorName(factor) : '')} onClose={dialog.close} role="alertdialog">
+    <Dialog open={factor !== null} title={t('console.removeFactor.title', { name: factor ? factorName(factor) : '' })} onClose={dialog.close} role="alertdialog">
       {factor && (
         <form onSubmit={submit} noValidate>
-          <p>{TEXT.body[factor.type]}</p>
-          {last && factor.type !== 'recovery_codes' && <p>{TEXT.lastOne}</p>}
+          <p>{t(BODY_KEYS[factor.type])}</p>
+          {last && factor.type !== 'recovery_codes' && <p>{t('console.removeFactor.lastOne')}</p>}
           <FormError error={dialog.error} fieldsShown />
           <TextField
-            label={TEXT.password}
+            label={t('console.removeFactor.password')}
             name="currentPassword"
             type="password"
             autoComplete="current-password"
             required
             value={password}
             onValue={setPassword}
-            hint={TEXT.passwordHint}
+            hint={t('console.removeFactor.passwordHint')}
             error={dialog.fieldErrors.currentPassword}
           />
-          <DialogActions onCancel={dialog.close} cancelLabel={TEXT.cancel} label={TEXT.remove} busyLabel={TEXT.removing} busy={dialog.busy} danger />
+          <DialogActions onCancel={dialog.close} cancelLabel={t('console.removeFactor.cancel')} label={t('console.removeFactor.remove')} busyLabel={t('console.removeFactor.removing')} busy={dialog.busy} danger />
         </form>
       )}
     </Dialog>

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 
@@ -116,9 +117,9 @@ function ConsentTable({ consents, caption, empty, onRevoke }: { consents: Consen
               <Time value={consent.lastUsedAt} empty={t('console.accountApplications.never')} />
             </td>
             <td data-label={t('console.accountApplications.actions')}>
-              <button type="button" class="button button-small" onClick={() => onRevoke(consent)} aria-label={t('console.accountApplications.revokeLabel', { name: nameOf(consent) })}>
+              <RowButton onClick={() => onRevoke(consent)} label={t('console.accountApplications.revokeLabel', { name: nameOf(consent) })}>
                 {t('console.accountApplications.revoke')}
-              </button>
+              </RowButton>
             </td>
           </tr>
         ))}

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useSession } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { AddAuthenticatorDialog } from './add-authenticator-dialog.tsx';
@@ -119,9 +120,9 @@ export function AccountFactorsPanel() {
                         {t('console.accountFactors.newCodesLabel')}
                       </button>
                     )}
-                    <button type="button" class="button button-small" onClick={() => setRemoving(factor)} aria-label={t('console.accountFactors.removeLabel', { name: factorName(factor) })}>
+                    <RowButton onClick={() => setRemoving(factor)} label={t('console.accountFactors.removeLabel', { name: factorName(factor) })}>
                       {t('console.accountFactors.remove')}
-                    </button>
+                    </RowButton>
                   </div>
                 </td>
               </tr>

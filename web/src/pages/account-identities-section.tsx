@@ -4,6 +4,7 @@ import type { AccountIdentity } from '../api/types.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 
@@ -52,9 +53,9 @@ export function AccountIdentitiesSection() {
                   <Time value={identity.lastSignInAt} empty={t('console.identities.never')} />
                 </td>
                 <td data-label={t('console.identities.actions')}>
-                  <button type="button" class="button button-small" onClick={() => setRemoving(identity)} aria-label={t('console.identities.removeLabel', { name: identity.displayName })}>
+                  <RowButton onClick={() => setRemoving(identity)} label={t('console.identities.removeLabel', { name: identity.displayName })}>
                     {t('console.identities.remove')}
-                  </button>
+                  </RowButton>
                 </td>
               </tr>
             ))}

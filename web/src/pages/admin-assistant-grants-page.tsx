@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 
@@ -95,9 +96,9 @@ export function AdminAssistantGrantsPage() {
                   <Time value={grant.lastUsedAt} empty={t('console.assistantGrants.never')} />
                 </td>
                 <td data-label={t('console.assistantGrants.actions')}>
-                  <button type="button" class="button button-small" onClick={() => setPending(grant)} aria-label={t('console.assistantGrants.revokeLabel', { assistant: grant.displayName, account: grant.account })}>
+                  <RowButton onClick={() => setPending(grant)} label={t('console.assistantGrants.revokeLabel', { assistant: grant.displayName, account: grant.account })}>
                     {t('console.assistantGrants.revoke')}
-                  </button>
+                  </RowButton>
                 </td>
               </tr>
             ))}

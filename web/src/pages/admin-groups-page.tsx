@@ -7,6 +7,7 @@ import { TextAreaField, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { Loading } from '../components/load-state.tsx';
 import { NamedRecordsPage } from '../components/named-records-page.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useSubmit } from '../use-submit.ts';
 import { toApiError, useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
@@ -51,15 +52,15 @@ export function AdminGroupsPage() {
                   <td data-label={t('console.groups.memberCount')}>{group.memberCount}</td>
                   <td data-label={t('console.groups.actions')}>
                     <div class="actions">
-                      <button type="button" class="button button-small" onClick={() => setMembers(group)} aria-label={t('console.groups.membersLabel', { name: group.displayName })}>
+                      <RowButton onClick={() => setMembers(group)} label={t('console.groups.membersLabel', { name: group.displayName })}>
                         {t('console.groups.members')}
-                      </button>
-                      <button type="button" class="button button-small" onClick={() => actions.edit(group)} aria-label={t('console.groups.editLabel', { name: group.displayName })}>
+                      </RowButton>
+                      <RowButton onClick={() => actions.edit(group)} label={t('console.groups.editLabel', { name: group.displayName })}>
                         {t('console.groups.edit')}
-                      </button>
-                      <button type="button" class="button button-small" onClick={() => actions.askToRemove(group)} aria-label={t('console.groups.removeLabel', { name: group.displayName })}>
+                      </RowButton>
+                      <RowButton onClick={() => actions.askToRemove(group)} label={t('console.groups.removeLabel', { name: group.displayName })}>
                         {t('console.groups.remove')}
-                      </button>
+                      </RowButton>
                     </div>
                   </td>
                 </tr>
@@ -170,9 +171,9 @@ function GroupMembersDialog({ group, onClose, onCountChanged }: { group: Group |
             {candidates.map((person) => (
               <li key={person.subjectId}>
                 {person.displayName} <span class="muted">({person.account})</span>{' '}
-                <button type="button" class="button button-small" onClick={() => void change(person, true)} aria-label={t('console.groups.addMemberLabel', { account: person.account })}>
+                <RowButton onClick={() => void change(person, true)} label={t('console.groups.addMemberLabel', { account: person.account })}>
                   {t('console.groups.addMember')}
-                </button>
+                </RowButton>
               </li>
             ))}
           </ul>
@@ -201,9 +202,9 @@ function GroupMembersDialog({ group, onClose, onCountChanged }: { group: Group |
                 </th>
                 <td data-label={t('console.groups.source')}>{sourceText(member.source)}</td>
                 <td data-label={t('console.groups.actions')}>
-                  <button type="button" class="button button-small" onClick={() => void change(member, false)} aria-label={t('console.groups.removeMemberLabel', { account: member.account })}>
+                  <RowButton onClick={() => void change(member, false)} label={t('console.groups.removeMemberLabel', { account: member.account })}>
                     {t('console.groups.removeMember')}
-                  </button>
+                  </RowButton>
                 </td>
               </tr>
             ))}

@@ -1,6 +1,7 @@
 import { api, unwrap } from '../api/client.ts';
 import { Badge } from '../components/badge.tsx';
 import { NamedRecordsPage } from '../components/named-records-page.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useResource } from '../use-resource.ts';
 import { IdentityProviderDialog } from './identity-provider-dialog.tsx';
 import { t } from '../i18n.ts';
@@ -55,12 +56,12 @@ export function AdminIdentityProvidersPage() {
                   </td>
                   <td data-label={t('console.identityProviders.actions')}>
                     <div class="actions">
-                      <button type="button" class="button button-small" onClick={() => actions.edit(provider)} aria-label={t('console.identityProviders.changeLabel', { name: provider.displayName })}>
+                      <RowButton onClick={() => actions.edit(provider)} label={t('console.identityProviders.changeLabel', { name: provider.displayName })}>
                         {t('console.identityProviders.change')}
-                      </button>
-                      <button type="button" class="button button-small" onClick={() => actions.askToRemove(provider)} aria-label={t('console.identityProviders.removeLabel', { name: provider.displayName })}>
+                      </RowButton>
+                      <RowButton onClick={() => actions.askToRemove(provider)} label={t('console.identityProviders.removeLabel', { name: provider.displayName })}>
                         {t('console.identityProviders.remove')}
-                      </button>
+                      </RowButton>
                     </div>
                   </td>
                 </tr>

@@ -6,6 +6,7 @@ import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { sessionUser } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { CreateUserDialog } from './create-user-dialog.tsx';
@@ -109,12 +110,12 @@ export function AdminUsersPage() {
                   </td>
                   <td data-label={t('console.users.actions')}>
                     <div class="actions">
-                      <button type="button" class="button button-small" onClick={() => setEditing(user)} aria-label={t('console.users.editLabel', { account: user.account })}>
+                      <RowButton onClick={() => setEditing(user)} label={t('console.users.editLabel', { account: user.account })}>
                         {t('console.users.edit')}
-                      </button>
-                      <button type="button" class="button button-small" onClick={() => setResetting(user)} aria-label={t('console.users.resetLabel', { account: user.account })}>
+                      </RowButton>
+                      <RowButton onClick={() => setResetting(user)} label={t('console.users.resetLabel', { account: user.account })}>
                         {t('console.users.reset')}
-                      </button>
+                      </RowButton>
                       {!self && (
                         <>
                           <button

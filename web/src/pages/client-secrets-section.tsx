@@ -10,6 +10,7 @@ import { Field } from '../components/field.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { SecretDialog } from '../components/secret-dialog.tsx';
 import { formatDuration, Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useSession } from '../session.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
 import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
@@ -135,9 +136,9 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
                 {writable && (
                   <td data-label={t('console.users.actions')}>
                     {secret.status !== 'revoked' && (
-                      <button type="button" class="button button-small" onClick={() => setRevoking(secret)} aria-label={t('console.secrets.revokeLabel', { secretId: secret.secretId })}>
+                      <RowButton onClick={() => setRevoking(secret)} label={t('console.secrets.revokeLabel', { secretId: secret.secretId })}>
                         {t('console.secrets.revoke')}
-                      </button>
+                      </RowButton>
                     )}
                   </td>
                 )}

@@ -9,6 +9,7 @@ import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { can, ROLE_TONE, roleName } from '../roles.ts';
 import { sessionUser } from '../session.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
@@ -126,15 +127,15 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
                   <td data-label={t('console.users.actions')}>
                     {member.role !== 'owner' && (
                       <div class="actions">
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'role', member })} aria-label={t('console.members.changeRoleLabel', { account: member.account })}>
+                        <RowButton onClick={() => setAction({ kind: 'role', member })} label={t('console.members.changeRoleLabel', { account: member.account })}>
                           {t('console.members.changeRole')}
-                        </button>
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'transfer', member })} aria-label={t('console.members.makeOwnerLabel', { account: member.account })}>
+                        </RowButton>
+                        <RowButton onClick={() => setAction({ kind: 'transfer', member })} label={t('console.members.makeOwnerLabel', { account: member.account })}>
                           {t('console.members.makeOwner')}
-                        </button>
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'remove', member })} aria-label={t('console.members.removeLabel', { account: member.account })}>
+                        </RowButton>
+                        <RowButton onClick={() => setAction({ kind: 'remove', member })} label={t('console.members.removeLabel', { account: member.account })}>
                           {t('console.members.remove')}
-                        </button>
+                        </RowButton>
                       </div>
                     )}
                   </td>

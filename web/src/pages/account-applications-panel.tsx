@@ -5,6 +5,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { Consent } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { DataTable } from '../components/data-table.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
@@ -75,55 +76,41 @@ export function AccountApplicationsPanel() {
 function ConsentTable({ consents, caption, empty, onRevoke }: { consents: Consent[]; caption: string; empty: string; onRevoke: (consent: Consent) => void }) {
   if (consents.length === 0) return <p class="muted">{empty}</p>;
   return (
-    <table class="data-table">
-      <caption class="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('console.accountApplications.name')}</th>
-          <th scope="col">{t('console.accountApplications.access')}</th>
-          <th scope="col">{t('console.accountApplications.granted')}</th>
-          <th scope="col">{t('console.accountApplications.lastUsed')}</th>
-          <th scope="col">
-            <span class="visually-hidden">{t('console.accountApplications.actions')}</span>
+    <DataTable caption={caption} columns={[t('console.accountApplications.name'), t('console.accountApplications.access'), t('console.accountApplications.granted'), t('console.accountApplications.lastUsed')]} actions={t('console.accountApplications.actions')}>
+      {consents.map((consent) => (
+        <tr key={consent.grantId}>
+          <th scope="row" data-label={t('console.accountApplications.name')}>
+            {consent.displayName ?? <span class="muted">{t('console.accountApplications.removedClient')}</span>}{' '}
+            <Badge>
+              <span class="visually-hidden">{t('console.accountApplications.type')}: </span>
+              {t(TYPE_KEYS[consent.clientType ?? 'removed'])}
+            </Badge>
+            <span class="block small muted">
+              <code>{consent.clientId}</code>
+            </span>
           </th>
+          <td data-label={t('console.accountApplications.access')}>
+            <ul class="scope-list">
+              {consent.scopes.map((scope) => (
+                <li key={scope}>
+                  {scopeInWords(scope)} <span class="muted small">(<code>{scope}</code>)</span>
+                </li>
+              ))}
+            </ul>
+          </td>
+          <td data-label={t('console.accountApplications.granted')}>
+            <Time value={consent.grantedAt} />
+          </td>
+          <td data-label={t('console.accountApplications.lastUsed')}>
+            <Time value={consent.lastUsedAt} empty={t('console.accountApplications.never')} />
+          </td>
+          <td data-label={t('console.accountApplications.actions')}>
+            <RowButton onClick={() => onRevoke(consent)} label={t('console.accountApplications.revokeLabel', { name: nameOf(consent) })}>
+              {t('console.accountApplications.revoke')}
+            </RowButton>
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {consents.map((consent) => (
-          <tr key={consent.grantId}>
-            <th scope="row" data-label={t('console.accountApplications.name')}>
-              {consent.displayName ?? <span class="muted">{t('console.accountApplications.removedClient')}</span>}{' '}
-              <Badge>
-                <span class="visually-hidden">{t('console.accountApplications.type')}: </span>
-                {t(TYPE_KEYS[consent.clientType ?? 'removed'])}
-              </Badge>
-              <span class="block small muted">
-                <code>{consent.clientId}</code>
-              </span>
-            </th>
-            <td data-label={t('console.accountApplications.access')}>
-              <ul class="scope-list">
-                {consent.scopes.map((scope) => (
-                  <li key={scope}>
-                    {scopeInWords(scope)} <span class="muted small">(<code>{scope}</code>)</span>
-                  </li>
-                ))}
-              </ul>
-            </td>
-            <td data-label={t('console.accountApplications.granted')}>
-              <Time value={consent.grantedAt} />
-            </td>
-            <td data-label={t('console.accountApplications.lastUsed')}>
-              <Time value={consent.lastUsedAt} empty={t('console.accountApplications.never')} />
-            </td>
-            <td data-label={t('console.accountApplications.actions')}>
-              <RowButton onClick={() => onRevoke(consent)} label={t('console.accountApplications.revokeLabel', { name: nameOf(consent) })}>
-                {t('console.accountApplications.revoke')}
-              </RowButton>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }

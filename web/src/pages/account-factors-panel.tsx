@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { Factor } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { DataTable } from '../components/data-table.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
@@ -85,50 +86,36 @@ export function AccountFactorsPanel() {
       )}
       {factors.data && list.length === 0 && <p class="muted">{t('console.accountFactors.none')}</p>}
       {list.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.accountFactors.caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.accountFactors.name')}</th>
-              <th scope="col">{t('console.accountFactors.type')}</th>
-              <th scope="col">{t('console.accountFactors.added')}</th>
-              <th scope="col">{t('console.accountFactors.lastUsed')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('console.accountFactors.actions')}</span>
+        <DataTable caption={t('console.accountFactors.caption')} columns={[t('console.accountFactors.name'), t('console.accountFactors.type'), t('console.accountFactors.added'), t('console.accountFactors.lastUsed')]} actions={t('console.accountFactors.actions')}>
+          {list.map((factor) => (
+            <tr key={factor.factorId}>
+              <th scope="row" data-label={t('console.accountFactors.name')}>
+                {factorName(factor)}
               </th>
+              <td data-label={t('console.accountFactors.type')}>
+                <Badge tone={factor.type === 'recovery_codes' ? 'neutral' : 'success'}>{t(TYPE_KEYS[factor.type])}</Badge>
+              </td>
+              <td data-label={t('console.accountFactors.added')}>
+                <Time value={factor.createdAt} />
+              </td>
+              <td data-label={t('console.accountFactors.lastUsed')}>
+                <Time value={factor.lastUsedAt} empty={t('console.accountFactors.never')} />
+              </td>
+              <td data-label={t('console.accountFactors.actions')}>
+                <div class="actions">
+                  {factor.type === 'recovery_codes' && (
+                    <button type="button" class="button button-small" onClick={() => setConfirmingCodes(true)}>
+                      {t('console.accountFactors.newCodesLabel')}
+                    </button>
+                  )}
+                  <RowButton onClick={() => setRemoving(factor)} label={t('console.accountFactors.removeLabel', { name: factorName(factor) })}>
+                    {t('console.accountFactors.remove')}
+                  </RowButton>
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {list.map((factor) => (
-              <tr key={factor.factorId}>
-                <th scope="row" data-label={t('console.accountFactors.name')}>
-                  {factorName(factor)}
-                </th>
-                <td data-label={t('console.accountFactors.type')}>
-                  <Badge tone={factor.type === 'recovery_codes' ? 'neutral' : 'success'}>{t(TYPE_KEYS[factor.type])}</Badge>
-                </td>
-                <td data-label={t('console.accountFactors.added')}>
-                  <Time value={factor.createdAt} />
-                </td>
-                <td data-label={t('console.accountFactors.lastUsed')}>
-                  <Time value={factor.lastUsedAt} empty={t('console.accountFactors.never')} />
-                </td>
-                <td data-label={t('console.accountFactors.actions')}>
-                  <div class="actions">
-                    {factor.type === 'recovery_codes' && (
-                      <button type="button" class="button button-small" onClick={() => setConfirmingCodes(true)}>
-                        {t('console.accountFactors.newCodesLabel')}
-                      </button>
-                    )}
-                    <RowButton onClick={() => setRemoving(factor)} label={t('console.accountFactors.removeLabel', { name: factorName(factor) })}>
-                      {t('console.accountFactors.remove')}
-                    </RowButton>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
 
       <AddAuthenticatorDialog open={adding === 'totp'} onClose={() => setAdding(null)} onAdded={added} />

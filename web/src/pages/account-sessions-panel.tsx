@@ -3,6 +3,7 @@ import { api, unwrap } from '../api/client.ts';
 import type { AccountSession } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { DataTable } from '../components/data-table.tsx';
 import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
@@ -35,46 +36,33 @@ export function AccountSessionsPanel() {
       <LoadState resource={sessions} what={t('console.accountSessions.loading')} />
       {sessions.data && sorted.length === 0 && <p class="muted">{t('console.accountSessions.none')}</p>}
       {sessions.data && sorted.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.accountSessions.caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.accountSessions.kind')}</th>
-              <th scope="col">{t('console.accountSessions.created')}</th>
-              <th scope="col">{t('console.accountSessions.lastSeen')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('console.accountSessions.actions')}</span>
+        <DataTable caption={t('console.accountSessions.caption')} columns={[t('console.accountSessions.kind'), t('console.accountSessions.created'), t('console.accountSessions.lastSeen')]} actions={t('console.accountSessions.actions')}>
+          {sorted.map((session) => (
+            <tr key={session.sessionId}>
+              <th scope="row" data-label={t('console.accountSessions.kind')}>
+                {t(KIND_KEYS[session.kind])} {session.current && <Badge tone="accent">{t('console.accountSessions.thisSession')}</Badge>}
               </th>
+              <td data-label={t('console.accountSessions.created')}>
+                <Time value={session.createdAt} />
+              </td>
+              <td data-label={t('console.accountSessions.lastSeen')}>
+                <Time value={session.lastSeenAt} />
+              </td>
+              <td data-label={t('console.accountSessions.actions')}>
+                {!session.current && (
+                  <button
+                    type="button"
+                    class="button button-small"
+                    onClick={() => setEnding(session)}
+                    aria-label={t('console.accountSessions.endLabel', { kind: t(KIND_KEYS[session.kind]), created: new Date(session.createdAt).toLocaleString(currentLocale()) })}
+                  >
+                    {t('console.accountSessions.end')}
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {sorted.map((session) => (
-              <tr key={session.sessionId}>
-                <th scope="row" data-label={t('console.accountSessions.kind')}>
-                  {t(KIND_KEYS[session.kind])} {session.current && <Badge tone="accent">{t('console.accountSessions.thisSession')}</Badge>}
-                </th>
-                <td data-label={t('console.accountSessions.created')}>
-                  <Time value={session.createdAt} />
-                </td>
-                <td data-label={t('console.accountSessions.lastSeen')}>
-                  <Time value={session.lastSeenAt} />
-                </td>
-                <td data-label={t('console.accountSessions.actions')}>
-                  {!session.current && (
-                    <button
-                      type="button"
-                      class="button button-small"
-                      onClick={() => setEnding(session)}
-                      aria-label={t('console.accountSessions.endLabel', { kind: t(KIND_KEYS[session.kind]), created: new Date(session.createdAt).toLocaleString(currentLocale()) })}
-                    >
-                      {t('console.accountSessions.end')}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       <ConfirmDialog
         open={ending !== null}

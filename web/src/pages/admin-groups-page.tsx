@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { AdminUser, Group, GroupMember } from '../api/types.ts';
+import { DataTable } from '../components/data-table.tsx';
 import { Dialog } from '../components/dialog.tsx';
 import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextAreaField, TextField } from '../components/field.tsx';
@@ -27,46 +28,33 @@ export function AdminGroupsPage() {
           await unwrap(api.DELETE('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version } }));
         }}
         table={(list, actions) => (
-          <table class="data-table">
-            <caption class="visually-hidden">{t('console.groups.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('console.groups.group')}</th>
-                <th scope="col">{t('console.groups.description')}</th>
-                <th scope="col">{t('console.groups.memberCount')}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{t('console.groups.actions')}</span>
+          <DataTable caption={t('console.groups.caption')} columns={[t('console.groups.group'), t('console.groups.description'), t('console.groups.memberCount')]} actions={t('console.groups.actions')}>
+            {list.map((group) => (
+              <tr key={group.name}>
+                <th scope="row" data-label={t('console.groups.group')}>
+                  {group.displayName}
+                  <span class="block small muted">
+                    <code>{group.name}</code>
+                  </span>
                 </th>
+                <td data-label={t('console.groups.description')}>{group.description || <span class="muted">{t('console.groups.noDescription')}</span>}</td>
+                <td data-label={t('console.groups.memberCount')}>{group.memberCount}</td>
+                <td data-label={t('console.groups.actions')}>
+                  <div class="actions">
+                    <RowButton onClick={() => setMembers(group)} label={t('console.groups.membersLabel', { name: group.displayName })}>
+                      {t('console.groups.members')}
+                    </RowButton>
+                    <RowButton onClick={() => actions.edit(group)} label={t('console.groups.editLabel', { name: group.displayName })}>
+                      {t('console.groups.edit')}
+                    </RowButton>
+                    <RowButton onClick={() => actions.askToRemove(group)} label={t('console.groups.removeLabel', { name: group.displayName })}>
+                      {t('console.groups.remove')}
+                    </RowButton>
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.map((group) => (
-                <tr key={group.name}>
-                  <th scope="row" data-label={t('console.groups.group')}>
-                    {group.displayName}
-                    <span class="block small muted">
-                      <code>{group.name}</code>
-                    </span>
-                  </th>
-                  <td data-label={t('console.groups.description')}>{group.description || <span class="muted">{t('console.groups.noDescription')}</span>}</td>
-                  <td data-label={t('console.groups.memberCount')}>{group.memberCount}</td>
-                  <td data-label={t('console.groups.actions')}>
-                    <div class="actions">
-                      <RowButton onClick={() => setMembers(group)} label={t('console.groups.membersLabel', { name: group.displayName })}>
-                        {t('console.groups.members')}
-                      </RowButton>
-                      <RowButton onClick={() => actions.edit(group)} label={t('console.groups.editLabel', { name: group.displayName })}>
-                        {t('console.groups.edit')}
-                      </RowButton>
-                      <RowButton onClick={() => actions.askToRemove(group)} label={t('console.groups.removeLabel', { name: group.displayName })}>
-                        {t('console.groups.remove')}
-                      </RowButton>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
         dialog={(editing, close, saved) => <GroupDialog open={editing !== null} group={editing?.record ?? null} onClose={close} onSaved={saved} />}
       />
@@ -182,34 +170,22 @@ function GroupMembersDialog({ group, onClose, onCountChanged }: { group: Group |
       {members === null && !error && <Loading what={t('console.groups.loadingMembers')} />}
       {members !== null && members.length === 0 && <p class="muted">{t('console.groups.noMembers')}</p>}
       {members !== null && members.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{group ? t('console.groups.membersTitle', { name: group.displayName }) : ''}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.groups.person')}</th>
-              <th scope="col">{t('console.groups.source')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('console.groups.actions')}</span>
+        <DataTable caption={group ? t('console.groups.membersTitle', { name: group.displayName }) : ''} columns={[t('console.groups.person'), t('console.groups.source')]} actions={t('console.groups.actions')}>
+          {shownMembers.map((member) => (
+            <tr key={member.subjectId}>
+              <th scope="row" data-label={t('console.groups.person')}>
+                {member.displayName}
+                <span class="block small muted">{member.account}</span>
               </th>
+              <td data-label={t('console.groups.source')}>{sourceText(member.source)}</td>
+              <td data-label={t('console.groups.actions')}>
+                <RowButton onClick={() => void change(member, false)} label={t('console.groups.removeMemberLabel', { account: member.account })}>
+                  {t('console.groups.removeMember')}
+                </RowButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {shownMembers.map((member) => (
-              <tr key={member.subjectId}>
-                <th scope="row" data-label={t('console.groups.person')}>
-                  {member.displayName}
-                  <span class="block small muted">{member.account}</span>
-                </th>
-                <td data-label={t('console.groups.source')}>{sourceText(member.source)}</td>
-                <td data-label={t('console.groups.actions')}>
-                  <RowButton onClick={() => void change(member, false)} label={t('console.groups.removeMemberLabel', { account: member.account })}>
-                    {t('console.groups.removeMember')}
-                  </RowButton>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       <div class="actions dialog-actions">
         <button type="button" class="button" onClick={onClose}>

@@ -4,10 +4,10 @@ import type { Factor, TotpEnrolment } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
 import { DialogActions } from '../components/dialog-actions.tsx';
-import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { OneTimeCodeField } from '../components/one-time-code-field.tsx';
 import { QrCode } from '../components/qr-code.tsx';
+import { FactorNameForm } from './factor-name-form.tsx';
 import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
@@ -59,12 +59,7 @@ export function AddAuthenticatorDialog({ open, onClose, onAdded }: AddAuthentica
   return (
     <Dialog open={open} title={t('console.addAuthenticator.title')} onClose={dialog.close} wide>
       {!enrolment ? (
-        <form onSubmit={start} noValidate>
-          <p>{t('console.addAuthenticator.intro')}</p>
-          <FormError error={error} fieldsShown />
-          <TextField label={t('console.addAuthenticator.name')} name="name" value={name} onValue={setName} placeholder={t('console.addAuthenticator.defaultName')} hint={t('console.addAuthenticator.nameHint')} error={error?.fieldErrors.name} />
-          <DialogActions onCancel={dialog.close} cancelLabel={t('console.addAuthenticator.cancel')} label={t('console.addAuthenticator.next')} busyLabel={t('console.addAuthenticator.starting')} busy={busy} />
-        </form>
+        <FactorNameForm texts="console.addAuthenticator" name={name} onName={setName} submission={dialog} onSubmit={start} label={t('console.addAuthenticator.next')} busyLabel={t('console.addAuthenticator.starting')} />
       ) : (
         <form onSubmit={confirm} noValidate>
           <p ref={scanStep} tabIndex={-1}>

@@ -4,10 +4,8 @@ import { ApiError, api, unwrap } from '../api/client.ts';
 import type { operations } from '../api/schema.ts';
 import type { Factor } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
-import { DialogActions } from '../components/dialog-actions.tsx';
-import { TextField } from '../components/field.tsx';
-import { FormError } from '../components/form-error.tsx';
 import { useSubmit } from '../use-submit.ts';
+import { FactorNameForm } from './factor-name-form.tsx';
 import { t } from '../i18n.ts';
 
 
@@ -37,12 +35,7 @@ export function AddPasskeyDialog({ open, onClose, onAdded }: AddPasskeyDialogPro
 
   return (
     <Dialog open={open} title={t('console.addPasskey.title')} onClose={dialog.close}>
-      <form onSubmit={create} noValidate>
-        <p>{t('console.addPasskey.intro')}</p>
-        <FormError error={dialog.error} fieldsShown />
-        <TextField label={t('console.addPasskey.name')} name="name" value={name} onValue={setName} placeholder={t('console.addPasskey.defaultName')} hint={t('console.addPasskey.nameHint')} error={dialog.fieldErrors.name} />
-        <DialogActions onCancel={dialog.close} cancelLabel={t('console.addPasskey.cancel')} label={t('console.addPasskey.create')} busyLabel={t('console.addPasskey.creating')} busy={dialog.busy} />
-      </form>
+      <FactorNameForm texts="console.addPasskey" name={name} onName={setName} submission={dialog} onSubmit={create} label={t('console.addPasskey.create')} busyLabel={t('console.addPasskey.creating')} />
     </Dialog>
   );
 }

@@ -6,10 +6,8 @@ import { t } from '../i18n.ts';
 
 interface VersionedEditSectionProps<D> {
   title: string;
-  /** The button that starts editing, and the form's accessible name. */
-  editLabel: string;
-  formLabel: string;
-  saveLabel: string;
+  /** The catalogue keys of the section's controls: `${texts}.edit` (the button that starts editing), `.editLabel` (the form's name), `.save`. */
+  texts: 'console.clientConfig' | 'console.clientDetails' | 'console.settings';
   /** What a conflict notice names as edited, e.g. "this client". */
   subject: string;
   editor: VersionedEditor<D>;
@@ -32,7 +30,7 @@ interface VersionedEditSectionProps<D> {
  * locking (useVersionedEditor): a save that meets 409 version_conflict shows what changed meanwhile and
  * the merged draft, to save on top of the latest version or start again from it.
  */
-export function VersionedEditSection<D>({ title, editLabel, formLabel, saveLabel, subject, editor, writable, blocked = false, disableSaveWhileBlocked = false, facts, note, children }: VersionedEditSectionProps<D>) {
+export function VersionedEditSection<D>({ texts, title, subject, editor, writable, blocked = false, disableSaveWhileBlocked = false, facts, note, children }: VersionedEditSectionProps<D>) {
   const submit = (event: Event) => {
     event.preventDefault();
     if (!blocked) void editor.submit();
@@ -44,12 +42,12 @@ export function VersionedEditSection<D>({ title, editLabel, formLabel, saveLabel
         <h3>{title}</h3>
         {writable && !editor.editing && (
           <button type="button" class="button button-small" onClick={editor.start}>
-            {editLabel}
+            {t(`${texts}.edit`)}
           </button>
         )}
       </div>
       {editor.editing ? (
-        <form onSubmit={submit} noValidate aria-label={formLabel}>
+        <form onSubmit={submit} noValidate aria-label={t(`${texts}.editLabel`)}>
           {editor.conflict && (
             <ConflictNotice subject={subject} changes={editor.conflict} clashes={editor.clashes} busy={editor.busy} onReapply={() => void editor.reapply()} onDiscard={editor.discard} />
           )}
@@ -58,7 +56,7 @@ export function VersionedEditSection<D>({ title, editLabel, formLabel, saveLabel
           {note && <p class="small muted">{note}</p>}
           <div class="actions form-actions">
             <button type="submit" class="button button-primary" disabled={editor.busy || (disableSaveWhileBlocked && blocked)}>
-              {editor.busy ? t('console.common.saving') : saveLabel}
+              {editor.busy ? t('console.common.saving') : t(`${texts}.save`)}
             </button>
             <button type="button" class="button" onClick={editor.cancel}>
               {t('console.common.cancel')}

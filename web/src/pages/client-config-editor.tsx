@@ -29,9 +29,7 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
   return (
     <VersionedEditSection
       title={t('console.clientConfig.title')}
-      editLabel={t('console.clientConfig.edit')}
-      formLabel={t('console.clientConfig.editLabel')}
-      saveLabel={t('console.clientConfig.save')}
+      texts="console.clientConfig"
       subject={t('console.client.thisClient')}
       editor={editor}
       writable={writable}

@@ -36,9 +36,7 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
   return (
     <VersionedEditSection
       title={t('console.clientDetails.title')}
-      editLabel={t('console.clientDetails.edit')}
-      formLabel={t('console.clientDetails.editLabel')}
-      saveLabel={t('console.clientDetails.save')}
+      texts="console.clientDetails"
       subject={t('console.client.thisClient')}
       editor={editor}
       writable={writable}

@@ -82,9 +82,7 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
       <div class="settings-grid">
         <VersionedEditSection
           title={t('console.settings.project')}
-          editLabel={t('console.settings.edit')}
-          formLabel={t('console.settings.editLabel')}
-          saveLabel={t('console.settings.save')}
+          texts="console.settings"
           subject={t('console.members.thisProject')}
           editor={editor}
           writable={editable}

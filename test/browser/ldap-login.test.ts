@@ -1,66 +1,43 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../e2e/support/browser.ts';
 import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
 import { saveScreenshot } from '../e2e/support/screenshots.ts';
-import { PERSON, setUpOidcFixture, type OidcFixture, type RelyingParty } from '../helpers/oidc-clients.ts';
+import { PERSON } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
-import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { PEOPLE_DN, SERVICE_BIND, SLAPD_AVAILABLE, startTestDirectory, type TestDirectory } from '../helpers/slapd.ts';
-import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
+import { useSignInSuite } from '../helpers/sign-in-suite.ts';
 
 const ADA = { uid: 'ada', cn: 'Ada Lovelace', mail: 'ada@example.org', password: 'analytical-engine-1843' };
 
 /** A directory person signs in with the system Chromium from the keyboard; with the directory stopped, the page says so. */
 describe.skipIf(!SLAPD_AVAILABLE)('signing in through an LDAP directory with the system Chromium', () => {
+  const suite = useSignInSuite({ engine: 'sqlite', relyingParty: { displayName: 'Directory test app', scopes: ['openid', 'profile', 'email'] } });
   let directory: TestDirectory;
-  let server: OidcTestServer;
-  let fixture: OidcFixture;
-  let browser: Browser;
-  let relyingParty: RelyingPartyPages;
-  let rp: RelyingParty;
 
   beforeAll(async () => {
     directory = await startTestDirectory();
     await directory.addPerson(ADA);
-    server = await startOidcTestServer('sqlite');
-    fixture = await setUpOidcFixture(server);
-    await server.services.identityProviders.addProvider(fixture.adminActor, {
+    await suite.server.services.identityProviders.addProvider(suite.fixture.adminActor, {
       type: 'ldap',
       name: 'example-ldap',
       displayName: 'Example directory',
       provisioning: 'create',
       ldap: { url: directory.url, bindDn: SERVICE_BIND.dn, bindPassword: SERVICE_BIND.password, userSearchBase: PEOPLE_DN },
     });
-    relyingParty = await startRelyingPartyPages();
-    const { origin } = relyingParty;
-    const { client, secret } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'web',
-      displayName: 'Directory test app',
-      redirectUris: [`${origin}/callback`],
-      postLogoutRedirectUris: [`${origin}/signed-out`],
-      scopeWhitelist: ['openid', 'profile', 'email'],
-    });
-    rp = { clientId: client.clientId, clientSecret: secret!.value, redirectUri: `${origin}/callback`, postLogoutRedirectUri: `${origin}/signed-out` };
-    browser = await launchBrowser();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await relyingParty?.close();
-    await server?.close();
     await directory?.close();
   });
 
   it('signs a directory person in to the relying party from the keyboard, and shows a clear, accessible page while the directory is down', async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    const config = await discoverAs(server.issuer, rp);
+    const config = await discoverAs(suite.server.issuer, suite.rp);
 
     await directory.stop();
     try {
-      await page.goto((await authorizationRequest(config, rp, 'openid profile')).url);
+      await page.goto((await authorizationRequest(config, suite.rp, 'openid profile')).url);
       await page.getByLabel('Account').fill(ADA.uid);
       await page.getByLabel('Password').fill(ADA.password);
       const [answer] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.getByLabel('Password').press('Enter')]);
@@ -83,19 +60,19 @@ describe.skipIf(!SLAPD_AVAILABLE)('signing in through an LDAP directory with the
 
     await context.close();
     // A browser of its own: the first one holds the local person's session now.
-    const second = await browser.newContext();
+    const second = await suite.browser.newContext();
     second.setDefaultTimeout(15_000);
     const fresh = await second.newPage();
-    const request = await authorizationRequest(config, rp, 'openid profile email');
+    const request = await authorizationRequest(config, suite.rp, 'openid profile email');
     await fresh.goto(request.url);
     await fresh.getByLabel('Account').fill(ADA.uid);
     await fresh.getByLabel('Password').fill(ADA.password);
     await fresh.getByLabel('Password').press('Enter');
     await fresh.getByRole('heading', { name: 'Allow access?' }).waitFor();
     await fresh.getByRole('button', { name: 'Allow' }).click();
-    await fresh.waitForURL((url) => url.href.startsWith(rp.redirectUri), { timeout: 10_000 });
+    await fresh.waitForURL((url) => url.href.startsWith(suite.rp.redirectUri), { timeout: 10_000 });
     const tokens = await redeemCode(config, request, fresh.url());
-    expect(tokens.claims()!.sub).toBe((await server.services.users.findByAccount('ada'))!.subjectId);
+    expect(tokens.claims()!.sub).toBe((await suite.server.services.users.findByAccount('ada'))!.subjectId);
     await second.close();
   });
 });

@@ -1,13 +1,12 @@
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
-import { PERSON, setUpOidcFixture, type OidcFixture, type RelyingParty } from '../helpers/oidc-clients.ts';
+import { PERSON } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode, type AuthorizationRequest } from '../helpers/oidc-relying-party.ts';
-import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
-import { DESKTOP, launchBrowser, PHONE } from '../e2e/support/browser.ts';
+import { DESKTOP, PHONE } from '../e2e/support/browser.ts';
 import { saveScreenshot } from '../e2e/support/screenshots.ts';
-import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
+import { useSignInSuite } from '../helpers/sign-in-suite.ts';
 
 /**
  * Passkeys in the system Chromium with its WebAuthn virtual authenticator (Chrome DevTools Protocol):
@@ -16,33 +15,7 @@ import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relyi
  * enrolled inside a sign-in the policy requires.
  */
 describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
-  let server: OidcTestServer;
-  let fixture: OidcFixture;
-  let browser: Browser;
-  let relyingParty: RelyingPartyPages;
-  let rp: RelyingParty;
-
-  beforeAll(async () => {
-    server = await startOidcTestServer(engine, {}, { issuerHost: 'localhost' });
-    fixture = await setUpOidcFixture(server);
-    relyingParty = await startRelyingPartyPages();
-    const { origin } = relyingParty;
-    const { client, secret } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
-      clientType: 'web',
-      displayName: 'Passkey test app',
-      redirectUris: [`${origin}/callback`],
-      postLogoutRedirectUris: [`${origin}/signed-out`],
-      scopeWhitelist: ['openid', 'profile'],
-    });
-    rp = { clientId: client.clientId, clientSecret: secret!.value, redirectUri: `${origin}/callback`, postLogoutRedirectUri: `${origin}/signed-out` };
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await relyingParty?.close();
-    await server?.close();
-  });
+  const suite = useSignInSuite({ engine, issuerHost: 'localhost', relyingParty: { displayName: 'Passkey test app', scopes: ['openid', 'profile'] } });
 
   interface AuthenticatorPage {
     context: BrowserContext;
@@ -52,7 +25,7 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
   }
 
   async function pageWithAuthenticator(): Promise<AuthenticatorPage> {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await suite.browser.newContext({ viewport: DESKTOP });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     const problems: string[] = [];
@@ -73,8 +46,8 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
    * browser session: DESIGN.md section 14), from a page of Sesame's origin that loads the bundled helper.
    */
   async function addPasskeyThroughOperations(page: Page, person: { account: string; password: string }, name: string) {
-    const config = await discoverAs(server.issuer, rp);
-    await page.goto((await authorizationRequest(config, rp, 'openid profile')).url);
+    const config = await discoverAs(suite.server.issuer, suite.rp);
+    await page.goto((await authorizationRequest(config, suite.rp, 'openid profile')).url);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     return page.evaluate(
       async ({ person, name }) => {
@@ -95,14 +68,14 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
 
   /** Waits for the relying party's callback (allowing on the consent page if it comes), and redeems the code there. */
   async function toRelyingParty(page: Page, config: Awaited<ReturnType<typeof discoverAs>>, request: AuthorizationRequest) {
-    const atRelyingParty = page.waitForURL((url) => url.href.startsWith(rp.redirectUri), { timeout: 15_000 });
+    const atRelyingParty = page.waitForURL((url) => url.href.startsWith(suite.rp.redirectUri), { timeout: 15_000 });
     const consent = page.getByRole('heading', { name: 'Allow access?' }).waitFor({ timeout: 15_000 });
     atRelyingParty.catch(() => undefined);
     consent.catch(() => undefined);
     await Promise.race([atRelyingParty, consent]);
-    if (!page.url().startsWith(rp.redirectUri)) {
+    if (!page.url().startsWith(suite.rp.redirectUri)) {
       await page.getByRole('button', { name: 'Allow' }).click();
-      await page.waitForURL((url) => url.href.startsWith(rp.redirectUri), { timeout: 15_000 });
+      await page.waitForURL((url) => url.href.startsWith(suite.rp.redirectUri), { timeout: 15_000 });
     }
     return (await redeemCode(config, request, page.url())).claims()!;
   }
@@ -127,16 +100,16 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
     expect(added.factors.map((factor: { type: string }) => factor.type)).toEqual(['passkey', 'recovery_codes']);
     const factorId = added.body.factor.factorId as string;
     // The console session that added it, kept to remove it at the end (the sign-ins below start from no cookies).
-    const consoleSession = await context.cookies(server.issuer);
+    const consoleSession = await context.cookies(suite.server.issuer);
 
     // Signed out: the login page's autofill request (conditional mediation), which the virtual
     // authenticator answers as a person picking the passkey from the account field's suggestions would.
     await context.clearCookies();
-    const config = await discoverAs(server.issuer, rp);
-    const autofill = await authorizationRequest(config, rp, 'openid profile', { prompt: 'consent' });
+    const config = await discoverAs(suite.server.issuer, suite.rp);
+    const autofill = await authorizationRequest(config, suite.rp, 'openid profile', { prompt: 'consent' });
     await page.goto(autofill.url);
     const autofillClaims = await toRelyingParty(page, config, autofill);
-    expect(autofillClaims.sub).toBe(fixture.person.subjectId);
+    expect(autofillClaims.sub).toBe(suite.fixture.person.subjectId);
     expect(autofillClaims.amr).toEqual(['hwk', 'mfa']);
     expect(autofillClaims.acr).toBe('mfa');
 
@@ -147,7 +120,7 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
 
     // Signed out: "Sign in with a passkey", no account typed.
     await context.clearCookies();
-    const alone = await authorizationRequest(config, rp, 'openid profile', { prompt: 'consent' });
+    const alone = await authorizationRequest(config, suite.rp, 'openid profile', { prompt: 'consent' });
     await page.goto(alone.url);
     const button = page.getByRole('button', { name: 'Sign in with a passkey' });
     await button.waitFor();
@@ -156,13 +129,13 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
     await screenshotsOf(page, 'oidc-login-with-passkey');
     await button.click();
     const claims = await toRelyingParty(page, config, alone);
-    expect(claims.sub).toBe(fixture.person.subjectId);
+    expect(claims.sub).toBe(suite.fixture.person.subjectId);
     expect(claims.amr).toEqual(['hwk', 'mfa']);
     expect(claims.acr).toBe('mfa');
 
     // Signed out: the password, then the passkey as the second factor.
     await context.clearCookies();
-    const second = await authorizationRequest(config, rp, 'openid profile');
+    const second = await authorizationRequest(config, suite.rp, 'openid profile');
     await page.goto(second.url);
     await page.getByLabel('Account').fill(PERSON.account);
     await page.getByLabel('Password').fill(PERSON.password);
@@ -175,13 +148,13 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
     const secondClaims = await toRelyingParty(page, config, second);
     expect(secondClaims.amr).toEqual(['pwd', 'hwk', 'mfa']);
     expect(secondClaims.acr).toBe('mfa');
-    const lastUsed = (await server.db.selectFrom('account_factors').select(['last_used_at', 'sign_count']).where('factor_id', '=', factorId).executeTakeFirstOrThrow());
+    const lastUsed = (await suite.server.db.selectFrom('account_factors').select(['last_used_at', 'sign_count']).where('factor_id', '=', factorId).executeTakeFirstOrThrow());
     expect(lastUsed.last_used_at).not.toBeNull();
 
     // Removed: the authenticator still offers it, Sesame no longer takes it.
     await context.clearCookies();
     await context.addCookies(consoleSession);
-    await page.goto((await authorizationRequest(config, rp, 'openid profile')).url);
+    await page.goto((await authorizationRequest(config, suite.rp, 'openid profile')).url);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     const removed = await page.evaluate(
       async ({ factorId, csrfToken, currentPassword }) =>
@@ -190,33 +163,33 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
     );
     expect(removed).toBe(204);
     await context.clearCookies();
-    await page.goto((await authorizationRequest(config, rp, 'openid profile')).url);
+    await page.goto((await authorizationRequest(config, suite.rp, 'openid profile')).url);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('That passkey did not sign you in');
-    expect(new URL(page.url()).origin).toBe(server.issuer);
+    expect(new URL(page.url()).origin).toBe(suite.server.issuer);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('still signs in with the passkey once the account\'s one-time-code step is capped after 10 wrong codes', async () => {
     const carol = { account: `carol-${engine}`, password: 'carol-password-1' };
-    const person = await server.services.users.createUser(fixture.adminActor, { account: carol.account, displayName: 'Carol Example', password: carol.password });
+    const person = await suite.server.services.users.createUser(suite.fixture.adminActor, { account: carol.account, displayName: 'Carol Example', password: carol.password });
     const { context, page, problems } = await pageWithAuthenticator();
     const added = await addPasskeyThroughOperations(page, carol, 'Laptop');
     expect(added.status).toBe(201);
     const recoveryCode = (added.body.recoveryCodes as string[])[0]!;
     // Ten wrong codes for Carol's account, from ten addresses (someone who has her password).
     for (let i = 1; i <= 10; i++) {
-      expect(await server.services.users.signInSecondStep(person.subjectId, '000000', { ip: `203.0.113.${i}`, surface: 'login_page' }, 'pwd')).toBeNull();
+      expect(await suite.server.services.users.signInSecondStep(person.subjectId, '000000', { ip: `203.0.113.${i}`, surface: 'login_page' }, 'pwd')).toBeNull();
     }
 
     await context.clearCookies();
     await page.addInitScript(() => {
       Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', { value: async () => false });
     });
-    const config = await discoverAs(server.issuer, rp);
-    const request = await authorizationRequest(config, rp, 'openid profile');
+    const config = await discoverAs(suite.server.issuer, suite.rp);
+    const request = await authorizationRequest(config, suite.rp, 'openid profile');
     await page.goto(request.url);
     await page.getByLabel('Account').fill(carol.account);
     await page.getByLabel('Password').fill(carol.password);
@@ -238,16 +211,16 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
   });
 
   it('enrols a passkey inside a sign-in the policy requires, shows the recovery codes once, then the application gets its code', async () => {
-    const { version } = await server.services.settings.getSettings(fixture.adminActor);
-    await server.services.settings.updateSettings(fixture.adminActor, { mfaRequired: 'everyone', expectedSettingsVersion: version });
+    const { version } = await suite.server.services.settings.getSettings(suite.fixture.adminActor);
+    await suite.server.services.settings.updateSettings(suite.fixture.adminActor, { mfaRequired: 'everyone', expectedSettingsVersion: version });
     const bob = { account: `bob-${engine}`, password: 'bob-password-1' };
-    const person = await server.services.users.createUser(fixture.adminActor, { account: bob.account, displayName: 'Bob Example', password: bob.password });
-    const codes = async () => (await server.db.selectFrom('oidc_payloads').select('kind').where('kind', '=', 'AuthorizationCode').execute()).length;
+    const person = await suite.server.services.users.createUser(suite.fixture.adminActor, { account: bob.account, displayName: 'Bob Example', password: bob.password });
+    const codes = async () => (await suite.server.db.selectFrom('oidc_payloads').select('kind').where('kind', '=', 'AuthorizationCode').execute()).length;
     const codesBefore = await codes();
     try {
       const { context, page, problems } = await pageWithAuthenticator();
-      const config = await discoverAs(server.issuer, rp);
-      const request = await authorizationRequest(config, rp, 'openid profile');
+      const config = await discoverAs(suite.server.issuer, suite.rp);
+      const request = await authorizationRequest(config, suite.rp, 'openid profile');
       await page.goto(request.url);
       await page.getByLabel('Account').fill(bob.account);
       await page.getByLabel('Password').fill(bob.password);
@@ -271,8 +244,8 @@ describe.each(TEST_ENGINES)('passkeys in Chromium on %s', (engine) => {
       expect(problems).toEqual([]);
       await context.close();
     } finally {
-      const { version: now } = await server.services.settings.getSettings(fixture.adminActor);
-      await server.services.settings.updateSettings(fixture.adminActor, { mfaRequired: 'none', expectedSettingsVersion: now });
+      const { version: now } = await suite.server.services.settings.getSettings(suite.fixture.adminActor);
+      await suite.server.services.settings.updateSettings(suite.fixture.adminActor, { mfaRequired: 'none', expectedSettingsVersion: now });
     }
   });
 });

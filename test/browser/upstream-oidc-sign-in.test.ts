@@ -10,7 +10,7 @@ import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server
 import { startUpstreamProvider, type UpstreamAccounts, type UpstreamProvider } from '../helpers/upstream-oidc.ts';
 import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
-import { startRelyingPartyPages, type RelyingPartyPages } from '../helpers/relying-party-pages.ts';
+import { startRegisteredRelyingParty, type RegisteredRelyingParty } from '../helpers/relying-party-pages.ts';
 
 const ACCOUNTS: UpstreamAccounts = {
   'up-erin': { preferred_username: 'erin', name: 'Erin Upstream', email: 'erin@example.edu', email_verified: true },
@@ -27,7 +27,7 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
   let server: OidcTestServer;
   let upstream: UpstreamProvider;
   let browser: Browser;
-  let relyingParty: RelyingPartyPages;
+  let relyingParty: RegisteredRelyingParty;
   let rp: RelyingParty;
   let rpConfig: oidc.Configuration;
 
@@ -52,14 +52,9 @@ describe.each(TEST_ENGINES)('signing in through an upstream OpenID Connect provi
     });
     await server.services.users.createUser(admin, { account: 'hana', displayName: 'Hana Local', email: 'hana@example.edu', emailVerified: true, password: 'hana local password' });
 
-    relyingParty = await startRelyingPartyPages();
-    const { origin } = relyingParty;
-    const { services } = server;
-    const project = await services.projects.createProject(admin, { name: 'Federation' });
-    const { client, secret } = await services.clients.registerClient(admin, project.projectId, {
-      clientType: 'web', displayName: 'Federated app', redirectUris: [`${origin}/callback`], scopeWhitelist: ['openid', 'profile', 'email'],
-    });
-    rp = { clientId: client.clientId, clientSecret: secret!.value, redirectUri: `${origin}/callback`, postLogoutRedirectUri: `${origin}/signed-out` };
+    const project = await server.services.projects.createProject(admin, { name: 'Federation' });
+    relyingParty = await startRegisteredRelyingParty(server.services, admin, project.projectId, { displayName: 'Federated app', scopes: ['openid', 'profile', 'email'] });
+    rp = relyingParty.rp;
     rpConfig = await discoverAs(server.issuer, rp);
     browser = await launchBrowser();
   }, 120_000);

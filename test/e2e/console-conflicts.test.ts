@@ -1,34 +1,25 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { systemActor } from '../../src/domain/actor.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { launchBrowser, openWatchedPage } from './support/browser.ts';
+import { openWatchedPage } from './support/browser.ts';
 import { signIn, signInHere } from './support/console-actions.ts';
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { consoleActor } from './support/seed.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 // A stale version is explained, not hidden; an expired session returns the person to where they were.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts and expired sessions (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
+  const suite = useConsoleSuite();
   let owner: { subjectId: string; account: string; password: string };
 
   beforeAll(async () => {
-    server = await startConsoleServer();
-    owner = await server.createUser('olivia', 'Olivia Owner');
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    owner = await suite.server.createUser('olivia', 'Olivia Owner');
   });
 
   async function projectWithWebClient(name: string) {
-    const project = await server.services.projects.createProject(consoleActor(owner.subjectId), { name });
-    const { client } = await server.services.clients.registerClient(consoleActor(owner.subjectId), project.projectId, {
+    const project = await suite.server.services.projects.createProject(consoleActor(owner.subjectId), { name });
+    const { client } = await suite.server.services.clients.registerClient(consoleActor(owner.subjectId), project.projectId, {
       clientType: 'web',
       displayName: `${name} web`,
       redirectUris: ['https://app.example/callback'],
@@ -39,18 +30,18 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts an
 
   test('an edit that meets a change made in a second browser shows what changed and is reapplied on the fresh version', async () => {
     const { project, client, clientPath } = await projectWithWebClient('Conflicts');
-    const first = await openWatchedPage(browser);
-    const second = await openWatchedPage(browser);
-    await signIn(first.page, server.consoleUrl(), owner.account, owner.password);
-    await signIn(second.page, server.consoleUrl(), owner.account, owner.password);
+    const first = await openWatchedPage(suite.browser);
+    const second = await openWatchedPage(suite.browser);
+    await signIn(first.page, suite.server.consoleUrl(), owner.account, owner.password);
+    await signIn(second.page, suite.server.consoleUrl(), owner.account, owner.password);
 
     // The first person starts editing the redirect URIs.
-    await first.page.goto(server.consoleUrl(clientPath));
+    await first.page.goto(suite.server.consoleUrl(clientPath));
     await first.page.getByRole('button', { name: 'Edit configuration' }).click();
     await first.page.getByLabel('Redirect URIs', { exact: true }).fill('https://app.example/first-callback');
 
     // Meanwhile the second changes them and saves.
-    await second.page.goto(server.consoleUrl(clientPath));
+    await second.page.goto(suite.server.consoleUrl(clientPath));
     await second.page.getByRole('button', { name: 'Edit configuration' }).click();
     await second.page.getByLabel('Redirect URIs', { exact: true }).fill('https://app.example/second-callback');
     await second.page.getByRole('button', { name: 'Save configuration' }).click();
@@ -76,7 +67,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts an
     expect((await reapplied).status()).toBe(200);
     await first.page.getByText('https://app.example/first-callback', { exact: true }).waitFor();
     expect(await notice.count()).toBe(0);
-    const stored = await server.services.clients.getClient(systemActor, project.projectId, client.clientId);
+    const stored = await suite.server.services.clients.getClient(systemActor, project.projectId, client.clientId);
     expect(stored.redirectUris).toEqual(['https://app.example/second-callback', 'https://app.example/first-callback']);
     expect(stored.clientVersion).toBe(client.clientVersion + 2);
 
@@ -87,13 +78,13 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts an
 
   test('a stale project rename can be discarded in favour of the latest version', async () => {
     const { project } = await projectWithWebClient('Renames');
-    const { page, context, problems } = await openWatchedPage(browser);
-    await signIn(page, server.consoleUrl(), owner.account, owner.password);
-    await page.goto(server.consoleUrl(`/projects/${project.projectId}/settings`));
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await signIn(page, suite.server.consoleUrl(), owner.account, owner.password);
+    await page.goto(suite.server.consoleUrl(`/projects/${project.projectId}/settings`));
     await page.getByRole('button', { name: 'Edit name and description' }).click();
     await page.getByLabel('Name').fill('Renames by me');
 
-    await server.services.projects.updateProject(consoleActor(owner.subjectId), project.projectId, { expectedProjectVersion: project.version, name: 'Renames by someone else' });
+    await suite.server.services.projects.updateProject(consoleActor(owner.subjectId), project.projectId, { expectedProjectVersion: project.version, name: 'Renames by someone else' });
 
     await page.getByRole('button', { name: 'Save' }).click();
     const notice = page.getByRole('alert').filter({ hasText: 'Someone else changed this project' });
@@ -103,21 +94,21 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts an
     expect(await page.getByLabel('Name').inputValue()).toBe('Renames by someone else');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('heading', { level: 1, name: 'Renames by someone else' }).waitFor();
-    expect((await server.services.projects.getProject(systemActor, project.projectId)).name).toBe('Renames by someone else');
+    expect((await suite.server.services.projects.getProject(systemActor, project.projectId)).name).toBe('Renames by someone else');
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);
 
   test('a member change on a stale project version is retried on the latest one', async () => {
     const { project } = await projectWithWebClient('Members race');
-    const amir = await server.createUser('amir', 'Amir Added');
-    const bea = await server.createUser('bea', 'Bea Meanwhile');
-    const { page, context, problems } = await openWatchedPage(browser);
-    await signIn(page, server.consoleUrl(), owner.account, owner.password);
-    await page.goto(server.consoleUrl(`/projects/${project.projectId}/members`));
+    const amir = await suite.server.createUser('amir', 'Amir Added');
+    const bea = await suite.server.createUser('bea', 'Bea Meanwhile');
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await signIn(page, suite.server.consoleUrl(), owner.account, owner.password);
+    await page.goto(suite.server.consoleUrl(`/projects/${project.projectId}/members`));
     await page.getByRole('row', { name: /Olivia Owner/ }).waitFor();
 
-    await server.services.members.addMember(consoleActor(owner.subjectId), project.projectId, { subjectId: bea.subjectId, role: 'viewer', expectedProjectVersion: project.version });
+    await suite.server.services.members.addMember(consoleActor(owner.subjectId), project.projectId, { subjectId: bea.subjectId, role: 'viewer', expectedProjectVersion: project.version });
 
     const form = page.getByRole('form', { name: 'Add a member' });
     await form.getByLabel('Account').fill(amir.account);
@@ -128,7 +119,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts an
     await page.getByRole('row', { name: /Bea Meanwhile/ }).waitFor();
     await notice.getByRole('button', { name: `Try again: add ${amir.account} as maintainer` }).click();
     await page.getByRole('row', { name: /Amir Added/ }).waitFor();
-    const members = await server.services.members.listMembers(systemActor, project.projectId);
+    const members = await suite.server.services.members.listMembers(systemActor, project.projectId);
     expect(members.map((m) => `${m.account}:${m.role}`).sort()).toEqual(['amir:maintainer', 'bea:viewer', 'olivia:owner']);
     expect(problems).toEqual([]);
     await context.close();
@@ -136,23 +127,23 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: version conflicts an
 
   test('an expired session goes back to sign-in and then to where the person was', async () => {
     const { project } = await projectWithWebClient('Expiry');
-    const { page, context, problems } = await openWatchedPage(browser);
+    const { page, context, problems } = await openWatchedPage(suite.browser);
 
     // A deep link while signed out: sign in first, then the page asked for.
-    await page.goto(server.consoleUrl(`/projects/${project.projectId}/members`));
+    await page.goto(suite.server.consoleUrl(`/projects/${project.projectId}/members`));
     await page.waitForURL(/\/console\/sign-in\?next=/);
     await signInHere(page, owner.account, owner.password);
-    await page.waitForURL(server.consoleUrl(`/projects/${project.projectId}/members`));
+    await page.waitForURL(suite.server.consoleUrl(`/projects/${project.projectId}/members`));
     await page.getByRole('row', { name: /Olivia Owner/ }).waitFor();
 
     // The session ends (a day later); the next request sends the person to sign in, and back.
-    server.clock.advance(86_400_000 + 1000);
+    suite.server.clock.advance(86_400_000 + 1000);
     await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Audit log' }).click();
     await page.waitForURL(/\/console\/sign-in\?next=/);
     expect(decodeURIComponent(new URL(page.url()).searchParams.get('next') ?? '')).toBe(`/projects/${project.projectId}/audit`);
     await page.getByText('Your session has ended.').waitFor();
     await signInHere(page, owner.account, owner.password);
-    await page.waitForURL(server.consoleUrl(`/projects/${project.projectId}/audit`));
+    await page.waitForURL(suite.server.consoleUrl(`/projects/${project.projectId}/audit`));
     await page.getByRole('heading', { level: 2, name: 'Audit log' }).waitFor();
     await page.getByRole('table', { name: /Audit log of Expiry/ }).waitFor();
     expect(problems).toEqual([]);

@@ -1,36 +1,28 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { systemActor } from '../../src/domain/actor.ts';
-import { launchBrowser, openWatchedPage } from './support/browser.ts';
+import { openWatchedPage } from './support/browser.ts';
 import { buttonNames, everythingOnThePage, openProject, openTab, signIn, signInHere } from './support/console-actions.ts';
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { consoleActor } from './support/seed.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 // Issue 4, "What it must show": the whole flow in the system Chromium against the real server on SQLite.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flow (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
+  const suite = useConsoleSuite();
   let owner: { subjectId: string; account: string; password: string };
   let viewer: { subjectId: string; account: string; password: string };
 
   beforeAll(async () => {
-    server = await startConsoleServer();
-    owner = await server.createUser('olivia', 'Olivia Owner');
-    viewer = await server.createUser('victor', 'Victor Viewer');
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    owner = await suite.server.createUser('olivia', 'Olivia Owner');
+    viewer = await suite.server.createUser('victor', 'Victor Viewer');
   });
 
   test('sign in, create a project, register a web client whose secret is shown once, change redirect URIs, rotate with grace, add a viewer, archive and un-archive, sign out; the viewer finds no write controls', async () => {
-    const { page, problems, apiBodies } = await openWatchedPage(browser);
+    const { page, problems, apiBodies } = await openWatchedPage(suite.browser);
 
     // Sign in: the console sends a signed-out visitor to the sign-in page first.
-    await signIn(page, server.consoleUrl(), owner.account, owner.password);
+    await signIn(page, suite.server.consoleUrl(), owner.account, owner.password);
 
     // Create a project.
     await page.getByRole('button', { name: 'New project' }).click();
@@ -83,7 +75,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     await page.getByLabel('Redirect URIs', { exact: true }).fill('https://pay.example.com/callback\nhttps://pay.example.com/oidc/return');
     await page.getByRole('button', { name: 'Save configuration' }).click();
     await page.getByText('https://pay.example.com/oidc/return').waitFor();
-    let stored = await server.services.clients.getClient(systemActor, projectId, clientId);
+    let stored = await suite.server.services.clients.getClient(systemActor, projectId, clientId);
     expect(stored.redirectUris).toEqual(['https://pay.example.com/callback', 'https://pay.example.com/oidc/return']);
     expect(stored.revision).toBe(2);
 
@@ -100,10 +92,10 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     await newSecretDialog.getByRole('button', { name: 'I have stored the secret' }).click();
     await newSecretDialog.waitFor({ state: 'detached' });
     expect(await everythingOnThePage(page)).not.toContain(rotated);
-    stored = await server.services.clients.getClient(systemActor, projectId, clientId);
+    stored = await suite.server.services.clients.getClient(systemActor, projectId, clientId);
     const retiring = stored.secrets.find((s) => s.status === 'retiring');
     expect(stored.secrets.filter((s) => s.status === 'active')).toHaveLength(1);
-    expect(retiring?.expiresAt).toBe(server.clock.now() + 86_400_000);
+    expect(retiring?.expiresAt).toBe(suite.server.clock.now() + 86_400_000);
     const secretRows = page.getByRole('table', { name: /Secrets of/ }).getByRole('row');
     await expect.poll(() => secretRows.count()).toBe(3);
     await page.reload();
@@ -116,7 +108,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     await page.getByRole('alertdialog', { name: 'Revoke this secret?' }).getByRole('button', { name: 'Revoke secret' }).click();
     await page.getByRole('alertdialog', { name: 'Revoke this secret?' }).waitFor({ state: 'hidden' });
     await expect.poll(() => page.getByRole('row', { name: /retiring/ }).count()).toBe(0);
-    stored = await server.services.clients.getClient(systemActor, projectId, clientId);
+    stored = await suite.server.services.clients.getClient(systemActor, projectId, clientId);
     expect(stored.secrets.find((s) => s.secretId === retiring?.secretId)?.status).toBe('revoked');
     expect(stored.secrets.filter((s) => s.status === 'active')).toHaveLength(1);
 
@@ -126,11 +118,11 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     expect(await disableDialog.textContent()).toContain('refused at once');
     await disableDialog.getByRole('button', { name: 'Disable client' }).click();
     await page.getByText('This client is disabled').waitFor();
-    expect((await server.services.clients.getClient(systemActor, projectId, clientId)).status).toBe('disabled');
+    expect((await suite.server.services.clients.getClient(systemActor, projectId, clientId)).status).toBe('disabled');
     await page.getByRole('button', { name: 'Enable client' }).click();
     await page.getByRole('alertdialog', { name: 'Enable this client?' }).getByRole('button', { name: 'Enable client' }).click();
     await page.getByRole('button', { name: 'Disable client' }).waitFor();
-    expect((await server.services.clients.getClient(systemActor, projectId, clientId)).status).toBe('active');
+    expect((await suite.server.services.clients.getClient(systemActor, projectId, clientId)).status).toBe('active');
 
     // Add a member by account name, as a viewer; an unknown account is explained next to the field.
     await openTab(page, 'Members');
@@ -152,7 +144,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     expect(await archiveDialog.textContent()).toContain('suspended');
     await archiveDialog.getByRole('button', { name: 'Archive project' }).click();
     await page.getByText('This project is archived.').waitFor();
-    expect((await server.services.projects.getProject(systemActor, projectId)).status).toBe('archived');
+    expect((await suite.server.services.projects.getProject(systemActor, projectId)).status).toBe('archived');
     await openTab(page, 'Clients');
     await page.getByRole('link', { name: 'Payments web' }).waitFor();
     expect(await page.getByRole('link', { name: 'Register client' }).count()).toBe(0);
@@ -160,7 +152,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     await page.getByRole('button', { name: 'Un-archive project' }).click();
     await page.getByRole('alertdialog', { name: 'Un-archive this project?' }).getByRole('button', { name: 'Un-archive project' }).click();
     await page.getByRole('button', { name: 'Archive project' }).waitFor();
-    expect((await server.services.projects.getProject(systemActor, projectId)).status).toBe('active');
+    expect((await suite.server.services.projects.getProject(systemActor, projectId)).status).toBe('active');
 
     // Sign out: back on the sign-in page, and the session is dead on the server too.
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -200,19 +192,19 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
   }, 120_000);
 
   test('a maintainer gets the client controls but none for members or the project', async () => {
-    const maya = await server.createUser('maya', 'Maya Maintainer');
+    const maya = await suite.server.createUser('maya', 'Maya Maintainer');
     const ownerActor = consoleActor(owner.subjectId);
-    const project = await server.services.projects.createProject(ownerActor, { name: 'Maintained' });
-    const { client } = await server.services.clients.registerClient(ownerActor, project.projectId, {
+    const project = await suite.server.services.projects.createProject(ownerActor, { name: 'Maintained' });
+    const { client } = await suite.server.services.clients.registerClient(ownerActor, project.projectId, {
       clientType: 'web',
       displayName: 'Maintained web',
       redirectUris: ['https://maintained.example/callback'],
       scopeWhitelist: ['openid'],
     });
-    await server.services.members.addMember(ownerActor, project.projectId, { subjectId: maya.subjectId, role: 'maintainer', expectedProjectVersion: project.version });
+    await suite.server.services.members.addMember(ownerActor, project.projectId, { subjectId: maya.subjectId, role: 'maintainer', expectedProjectVersion: project.version });
 
-    const { page, context, problems } = await openWatchedPage(browser);
-    await signIn(page, server.consoleUrl(), maya.account, maya.password);
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await signIn(page, suite.server.consoleUrl(), maya.account, maya.password);
     await openProject(page, 'Maintained');
     await page.getByRole('link', { name: 'Register client' }).waitFor();
     await page.getByRole('link', { name: 'Maintained web' }).click();
@@ -234,14 +226,14 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
   }, 60_000);
 
   test('an owner changes a role, removes a member and hands the project over, after which member controls are gone', async () => {
-    const [ana, ben] = [await server.createUser('ana', 'Ana Analyst'), await server.createUser('ben', 'Ben Builder')];
+    const [ana, ben] = [await suite.server.createUser('ana', 'Ana Analyst'), await suite.server.createUser('ben', 'Ben Builder')];
     const ownerActor = consoleActor(owner.subjectId);
-    let project = await server.services.projects.createProject(ownerActor, { name: 'Handover' });
-    ({ project } = await server.services.members.addMember(ownerActor, project.projectId, { subjectId: ana.subjectId, role: 'viewer', expectedProjectVersion: project.version }));
-    ({ project } = await server.services.members.addMember(ownerActor, project.projectId, { subjectId: ben.subjectId, role: 'maintainer', expectedProjectVersion: project.version }));
+    let project = await suite.server.services.projects.createProject(ownerActor, { name: 'Handover' });
+    ({ project } = await suite.server.services.members.addMember(ownerActor, project.projectId, { subjectId: ana.subjectId, role: 'viewer', expectedProjectVersion: project.version }));
+    ({ project } = await suite.server.services.members.addMember(ownerActor, project.projectId, { subjectId: ben.subjectId, role: 'maintainer', expectedProjectVersion: project.version }));
 
-    const { page, context, problems } = await openWatchedPage(browser);
-    await signIn(page, server.consoleUrl(), owner.account, owner.password);
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await signIn(page, suite.server.consoleUrl(), owner.account, owner.password);
     await openProject(page, 'Handover');
     await openTab(page, 'Members');
     const roleOf = async (name: RegExp) => (await page.getByRole('row', { name }).getByRole('cell').first().textContent()) ?? '';
@@ -267,7 +259,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: owner and viewer flo
     await expect.poll(() => page.getByRole('form', { name: 'Add a member' }).count()).toBe(0);
     await expectOnlyReadingControls(page);
 
-    const members = await server.services.members.listMembers(systemActor, project.projectId);
+    const members = await suite.server.services.members.listMembers(systemActor, project.projectId);
     expect(members.map((m) => `${m.account}:${m.role}`).sort()).toEqual(['ana:owner', 'olivia:maintainer']);
     expect(problems).toEqual([]);
     await context.close();

@@ -1,30 +1,24 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { DESKTOP, launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
+import { DESKTOP, openWatchedPage, PHONE } from './support/browser.ts';
 import { signIn } from './support/console-actions.ts';
-import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { ADMIN } from './support/console-server.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 const BIND_PASSWORD = 'directory bind password typed once';
 
 // The administrators' Identity providers page: add, change and remove, secrets write-only, at a desktop and a
 // phone size, axe-clean, with screenshots; hidden from everyone else.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: identity providers (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
+  const suite = useConsoleSuite();
   let person: { account: string; password: string };
 
   beforeAll(async () => {
-    server = await startConsoleServer();
-    person = await server.createUser('piper', 'Piper Person');
-    browser = await launchBrowser();
+    person = await suite.server.createUser('piper', 'Piper Person');
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   const check = async (page: Page, name: string) => {
     expect(await seriousAccessibilityProblems(page), `axe on ${name}`).toEqual([]);
@@ -34,11 +28,11 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: identity providers (
 
   for (const viewport of [DESKTOP, PHONE]) {
     test(`an administrator adds, changes and removes providers at ${viewport.width}x${viewport.height}`, async () => {
-      const { page, context, problems, apiBodies } = await openWatchedPage(browser, viewport);
+      const { page, context, problems, apiBodies } = await openWatchedPage(suite.browser, viewport);
       const suffix = viewport === DESKTOP ? 'desk' : 'phone';
-      await signIn(page, server.consoleUrl(), ADMIN.account, ADMIN.password);
+      await signIn(page, suite.server.consoleUrl(), ADMIN.account, ADMIN.password);
       if (viewport === DESKTOP) await page.getByRole('link', { name: 'Identity providers' }).click();
-      else await page.goto(server.consoleUrl('/admin/identity-providers'));
+      else await page.goto(suite.server.consoleUrl('/admin/identity-providers'));
       await page.getByRole('heading', { level: 1, name: 'Identity providers' }).waitFor();
       await check(page, 'admin-identity-providers');
 
@@ -74,7 +68,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: identity providers (
       await edit.getByLabel('Display name', { exact: true }).fill(`Directory ${suffix}`);
       await edit.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('status').getByText(`Saved Directory ${suffix}.`).waitFor();
-      const stored = await server.services.identityProviders.listProviders({ subjectId: null, isAdmin: true, surface: 'cli', ip: null });
+      const stored = await suite.server.services.identityProviders.listProviders({ subjectId: null, isAdmin: true, surface: 'cli', ip: null });
       expect(stored.find((p) => p.name === `directory-${suffix}`)).toMatchObject({ displayName: `Directory ${suffix}`, version: 2, hasBindPassword: true });
 
       await page.getByRole('button', { name: `Remove Directory ${suffix}` }).click();
@@ -89,10 +83,10 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: identity providers (
   }
 
   test('a person who is not an administrator sees neither the link nor the page', async () => {
-    const { page, context } = await openWatchedPage(browser, DESKTOP);
-    await signIn(page, server.consoleUrl(), person.account, person.password);
+    const { page, context } = await openWatchedPage(suite.browser, DESKTOP);
+    await signIn(page, suite.server.consoleUrl(), person.account, person.password);
     expect(await page.getByRole('link', { name: 'Identity providers' }).count()).toBe(0);
-    await page.goto(server.consoleUrl('/admin/identity-providers'));
+    await page.goto(suite.server.consoleUrl('/admin/identity-providers'));
     await page.getByRole('heading', { level: 1 }).waitFor();
     expect(await page.getByRole('heading', { level: 1, name: 'Identity providers' }).count()).toBe(0);
     await context.close();

@@ -1,48 +1,32 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { systemActor } from '../../src/domain/actor.ts';
-import { buildConsoleIfStale } from '../../web/build-if-stale.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
-import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { launchBrowser, openWatchedPage, type WatchedPage } from './support/browser.ts';
+import { openWatchedPage, type WatchedPage } from './support/browser.ts';
 import { signIn } from './support/console-actions.ts';
 import { consoleActor } from './support/seed.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 // Two people edit one client's OIDC configuration at once: the one who saves second meets a version
 // conflict, and applying their edit must write only what they changed, never revert the other's work.
 // The stored result is what matters here, so this suite runs on both engines.
 describe.each(TEST_ENGINES)('console: a conflicting edit is merged, not replayed (%s, Chromium)', (engine) => {
-  let server: OidcTestServer;
-  let browser: Browser;
+  const suite = useConsoleSuite({ engine });
   let olivia: { subjectId: string; account: string; password: string };
   let max: { subjectId: string; account: string; password: string };
 
-  const consoleUrl = (path = '/') => `${server.issuer}/console${path}`;
-
   beforeAll(async () => {
-    await buildConsoleIfStale({ quiet: true });
-    server = await startOidcTestServer(engine);
-    const create = async (account: string, displayName: string) => {
-      const user = await server.services.users.createUser(systemActor, { account, displayName, password: `${account}-password-e2e` });
-      return { subjectId: user.subjectId, account, password: `${account}-password-e2e` };
-    };
-    olivia = await create('olivia', 'Olivia Owner');
-    max = await create('max', 'Max Maintainer');
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    olivia = await suite.server.createUser('olivia', 'Olivia Owner');
+    max = await suite.server.createUser('max', 'Max Maintainer');
   });
 
   /** A web client in a project where Olivia owns and Max maintains, and each of them on its page, editing its configuration. */
   async function bothEditing(name: string) {
     const owner = consoleActor(olivia.subjectId);
-    const project = await server.services.projects.createProject(owner, { name });
-    await server.services.members.addMember(owner, project.projectId, { subjectId: max.subjectId, role: 'maintainer', expectedProjectVersion: project.version });
-    const { client } = await server.services.clients.registerClient(owner, project.projectId, {
+    const project = await suite.server.services.projects.createProject(owner, { name });
+    await suite.server.services.members.addMember(owner, project.projectId, { subjectId: max.subjectId, role: 'maintainer', expectedProjectVersion: project.version });
+    const { client } = await suite.server.services.clients.registerClient(owner, project.projectId, {
       clientType: 'web',
       displayName: `${name} web`,
       redirectUris: ['https://app.example/callback'],
@@ -50,14 +34,14 @@ describe.each(TEST_ENGINES)('console: a conflicting edit is merged, not replayed
       requirePkce: true,
     });
     const clientPath = `/projects/${project.projectId}/clients/${client.clientId}`;
-    const a = await openWatchedPage(browser);
-    const b = await openWatchedPage(browser);
+    const a = await openWatchedPage(suite.browser);
+    const b = await openWatchedPage(suite.browser);
     for (const [person, watched] of [[olivia, a], [max, b]] as const) {
-      await signIn(watched.page, consoleUrl(), person.account, person.password);
-      await watched.page.goto(consoleUrl(clientPath));
+      await signIn(watched.page, suite.server.consoleUrl(), person.account, person.password);
+      await watched.page.goto(suite.server.consoleUrl(clientPath));
       await watched.page.getByRole('button', { name: 'Edit configuration' }).click();
     }
-    const stored = () => server.services.clients.getClient(systemActor, project.projectId, client.clientId);
+    const stored = () => suite.server.services.clients.getClient(systemActor, project.projectId, client.clientId);
     return { client, a, b, stored };
   }
 

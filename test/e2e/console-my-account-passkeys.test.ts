@@ -1,13 +1,13 @@
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CDPSession, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { DESKTOP, launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
+import { DESKTOP, openWatchedPage, PHONE } from './support/browser.ts';
 import { signInHere } from './support/console-actions.ts';
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 /** Chromium's WebAuthn virtual authenticator: a platform authenticator with discoverable credentials that verifies the person. */
 async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
@@ -23,24 +23,16 @@ async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; a
 // alone at a relying party's sign-in, and removed. WebAuthn refuses an IP address as relying-party ID, so
 // this server's issuer is http://localhost:PORT.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account passkeys (SQLite, Chromium virtual authenticator)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
+  const suite = useConsoleSuite({ issuerHost: 'localhost' });
   let fixture: OidcFixture;
 
   beforeAll(async () => {
-    server = await startConsoleServer({ issuerHost: 'localhost' });
-    fixture = await setUpOidcFixture(server);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    fixture = await setUpOidcFixture(suite.server);
   });
 
   test('register a passkey from My account, sign out, sign in to a relying party with the passkey alone, remove it', async () => {
-    const person = await server.createUser('pia', 'Pia Passkey');
-    const { page, context, problems } = await openWatchedPage(browser, DESKTOP);
+    const person = await suite.server.createUser('pia', 'Pia Passkey');
+    const { page, context, problems } = await openWatchedPage(suite.browser, DESKTOP);
     await context.route(/^http:\/\/127\.0\.0\.1:9\//, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'relying party' }));
     // The virtual authenticator answers the login page's autofill (conditional) request by itself, at once;
     // this browser reports no autofill, so the "Sign in with a passkey" button is what signs in.
@@ -53,7 +45,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account passkeys 
       await saveScreenshot(page, name);
     };
 
-    await page.goto(server.consoleUrl('/sign-in'));
+    await page.goto(suite.server.consoleUrl('/sign-in'));
     await signInHere(page, person.account, person.password);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My account' }).click();
     await page.getByRole('navigation', { name: 'Account sections' }).getByRole('link', { name: 'Second factors' }).click();
@@ -92,7 +84,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account passkeys 
     await page.waitForURL(/\/console\/sign-in/);
 
     // The relying party: no account typed, no password; the passkey alone.
-    const config = await discoverAs(server.issuer, fixture.web);
+    const config = await discoverAs(suite.server.issuer, fixture.web);
     const request = await authorizationRequest(config, fixture.web, 'openid profile');
     await page.goto(request.url);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
@@ -105,7 +97,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account passkeys 
     expect(tokens.claims()?.acr).toBe('mfa');
 
     // Back in the console (password and a recovery code), the passkey is removed with the current password.
-    await page.goto(server.consoleUrl('/account/security'));
+    await page.goto(suite.server.consoleUrl('/account/security'));
     await page.waitForURL(/\/console\/sign-in/);
     await page.getByLabel('Account').fill(person.account);
     await page.getByLabel('Password').fill(person.password);
@@ -120,7 +112,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account passkeys 
     await remove.getByRole('button', { name: 'Remove' }).click();
     await remove.waitFor({ state: 'hidden' });
     await page.getByText('You sign in with your password alone.').waitFor();
-    expect((await server.services.factors.listFactors({ subjectId: person.subjectId, isAdmin: false, surface: 'console', ip: null })).factors).toEqual([]);
+    expect((await suite.server.services.factors.listFactors({ subjectId: person.subjectId, isAdmin: false, surface: 'console', ip: null })).factors).toEqual([]);
 
     // The authenticator still holds the credential, but Sesame no longer accepts it.
     const again = await authorizationRequest(config, fixture.web, 'openid profile', { prompt: 'login' });

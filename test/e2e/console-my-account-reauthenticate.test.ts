@@ -1,38 +1,27 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { t as say, type MessageKey } from '../../src/i18n/catalogues.ts';
 import type { Locale } from '../../src/i18n/locales.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { launchBrowser, openWatchedPage } from './support/browser.ts';
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { openWatchedPage } from './support/browser.ts';
 import { focused, tabTo } from './support/keyboard.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 const WINDOW_SECONDS = 60;
 
 // DESIGN.md section 14: a person-only action in a console session that proved the person longer than
 // REAUTH_WINDOW_SECONDS ago asks for the password (or a code) in a dialog, then completes the action.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: proving it is you again before changing a credential (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startConsoleServer({ env: { REAUTH_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useConsoleSuite({ env: { REAUTH_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
 
   test.each(['en', 'zh-CN'] as const)('in %s, with the keyboard alone: the stale session asks for the password, then the authenticator is added', async (locale: Locale) => {
     const text = (key: MessageKey) => say(locale, key);
-    const person = await server.createUser(`reauth-${locale.toLowerCase()}`, 'Rea Auth');
-    const { page, context, problems } = await openWatchedPage(browser);
-    await context.addCookies([{ name: 'sesame_lang', value: locale, url: server.issuer }]);
+    const person = await suite.server.createUser(`reauth-${locale.toLowerCase()}`, 'Rea Auth');
+    const { page, context, problems } = await openWatchedPage(suite.browser);
+    await context.addCookies([{ name: 'sesame_lang', value: locale, url: suite.server.issuer }]);
 
-    await page.goto(server.consoleUrl('/sign-in'));
+    await page.goto(suite.server.consoleUrl('/sign-in'));
     await tabTo(page, `input:${text('console.signIn.account')}`);
     await page.keyboard.type(person.account);
     await page.keyboard.press('Tab');
@@ -41,10 +30,10 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: proving it is you ag
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => !url.pathname.startsWith('/console/sign-in'));
 
-    await page.goto(server.consoleUrl('/account/security'));
+    await page.goto(suite.server.consoleUrl('/account/security'));
     await page.getByRole('heading', { level: 2, name: text('console.accountFactors.title') }).waitFor();
     // Longer ago than the window: the sign-in no longer counts as a recent proof.
-    server.clock.advance((WINDOW_SECONDS + 1) * 1000);
+    suite.server.clock.advance((WINDOW_SECONDS + 1) * 1000);
 
     await tabTo(page, `button:${text('console.accountFactors.addAuthenticator')}`, 40);
     await page.keyboard.press('Enter');
@@ -76,23 +65,23 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: proving it is you ag
     await adding.getByRole('img', { name: text('console.addAuthenticator.qrLabel') }).waitFor();
     expect(await adding.getByLabel(text('console.addAuthenticator.secret')).inputValue()).toMatch(/^[A-Z2-7]{16,}$/);
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
-    const pending = await server.db.selectFrom('account_factors').select('status').where('subject_id', '=', person.subjectId).execute();
+    const pending = await suite.server.db.selectFrom('account_factors').select('status').where('subject_id', '=', person.subjectId).execute();
     expect(pending).toEqual([{ status: 'pending' }]);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   test('cancelling the dialog leaves the action undone and says why', async () => {
-    const person = await server.createUser('reauth-cancel', 'Can Cel');
-    const { page, context } = await openWatchedPage(browser);
-    await page.goto(server.consoleUrl('/sign-in'));
+    const person = await suite.server.createUser('reauth-cancel', 'Can Cel');
+    const { page, context } = await openWatchedPage(suite.browser);
+    await page.goto(suite.server.consoleUrl('/sign-in'));
     await page.getByLabel('Account').fill(person.account);
     await page.getByLabel('Password').fill(person.password);
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => !url.pathname.startsWith('/console/sign-in'));
-    await page.goto(server.consoleUrl('/account/security'));
+    await page.goto(suite.server.consoleUrl('/account/security'));
     await page.getByRole('heading', { level: 2, name: 'Second factors' }).waitFor();
-    server.clock.advance((WINDOW_SECONDS + 1) * 1000);
+    suite.server.clock.advance((WINDOW_SECONDS + 1) * 1000);
 
     await tabTo(page, 'button:Add an authenticator app', 40);
     await page.keyboard.press('Enter');
@@ -107,7 +96,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: proving it is you ag
     const adding = page.getByRole('dialog', { name: 'Add an authenticator app' });
     await adding.getByRole('alert').waitFor();
     expect(await adding.getByRole('alert').textContent()).toContain('Nothing was changed: to change how you sign in, confirm it is you again.');
-    expect(await server.db.selectFrom('account_factors').select('status').where('subject_id', '=', person.subjectId).execute()).toEqual([]);
+    expect(await suite.server.db.selectFrom('account_factors').select('status').where('subject_id', '=', person.subjectId).execute()).toEqual([]);
     await context.close();
   });
 });

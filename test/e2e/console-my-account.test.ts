@@ -1,19 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import * as oidc from 'openid-client';
 import { generate } from 'otplib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { systemActor } from '../../src/domain/actor.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { setUpOidcFixture, type OidcFixture, type RelyingParty } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, oauthError, redeemCode } from '../helpers/oidc-relying-party.ts';
 import { isConsentPage, OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { DESKTOP, launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
+import { DESKTOP, openWatchedPage, PHONE } from './support/browser.ts';
 import { signInHere } from './support/console-actions.ts';
 import { focused, tabTo } from './support/keyboard.ts';
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 interface Person {
   subjectId: string;
@@ -25,15 +25,13 @@ interface Person {
 // Chromium and checks the effect where it matters: at the Agent API, at a relying party's token
 // endpoint, and at Sesame's own authorization endpoint.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
+  const suite = useConsoleSuite();
   let fixture: OidcFixture;
   let assistant: RelyingParty;
 
   beforeAll(async () => {
-    server = await startConsoleServer();
-    fixture = await setUpOidcFixture(server);
-    const { client } = await server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
+    fixture = await setUpOidcFixture(suite.server);
+    const { client } = await suite.server.services.clients.registerClient(fixture.adminActor, fixture.projectId, {
       clientType: 'native',
       displayName: 'Desk assistant',
       redirectUris: ['http://127.0.0.1/assistant/callback'],
@@ -41,20 +39,14 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
     });
     // A loopback redirect of a native client takes any port at request time (RFC 8252 7.3).
     assistant = { clientId: client.clientId, redirectUri: 'http://127.0.0.1:9/assistant/callback', postLogoutRedirectUri: 'http://127.0.0.1:9/assistant/signed-out' };
-    browser = await launchBrowser();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const codeNow = (secret: string) => generate({ secret, epoch: Math.floor(server.clock.now() / 1000) });
+  const codeNow = (secret: string) => generate({ secret, epoch: Math.floor(suite.server.clock.now() / 1000) });
   /** The next TOTP time step: a code already used in this one is refused as a replay. */
-  const nextStep = () => server.clock.advance(30_000);
+  const nextStep = () => suite.server.clock.advance(30_000);
 
   async function agentLogin(person: { account: string; password: string }, otp?: string) {
-    return server.app.inject({ method: 'POST', url: '/api/agent/auth/login', payload: { account: person.account, password: person.password, ...(otp ? { otp } : {}) } });
+    return suite.server.app.inject({ method: 'POST', url: '/api/agent/auth/login', payload: { account: person.account, password: person.password, ...(otp ? { otp } : {}) } });
   }
   async function agentToken(person: Person): Promise<string> {
     const login = await agentLogin(person);
@@ -62,13 +54,13 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
     return login.json().accessToken as string;
   }
   async function agentStatus(token: string): Promise<number> {
-    return (await server.app.inject({ method: 'GET', url: '/api/agent/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode;
+    return (await suite.server.app.inject({ method: 'GET', url: '/api/agent/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode;
   }
 
   /** A relying party signs the person in through Sesame's pages (consenting) and gets its tokens. */
   async function relyingPartySignIn(person: Person, rp: RelyingParty, scope: string) {
-    const agent = new OidcUserAgent(server.issuer);
-    const config = await discoverAs(server.issuer, rp);
+    const agent = new OidcUserAgent(suite.server.issuer);
+    const config = await discoverAs(suite.server.issuer, rp);
     const request = await authorizationRequest(config, rp, scope, { prompt: 'consent' });
     const callback = await signInThroughPages(agent, request.url, person);
     expect(callback.location, 'the relying party gets its code').toContain(rp.redirectUri);
@@ -77,14 +69,14 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
   }
 
   async function openConsole(viewport: { width: number; height: number } = DESKTOP) {
-    const watched = await openWatchedPage(browser, viewport);
+    const watched = await openWatchedPage(suite.browser, viewport);
     // The relying parties' redirect URIs (port 9) answer from here, so the browser can land on them.
     await watched.context.route(/^http:\/\/127\.0\.0\.1:9\//, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'relying party' }));
     return watched;
   }
 
   async function signInToConsole(page: Page, person: Person): Promise<void> {
-    await page.goto(server.consoleUrl('/sign-in'));
+    await page.goto(suite.server.consoleUrl('/sign-in'));
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await signInHere(page, person.account, person.password);
     await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
@@ -100,7 +92,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
   }
 
   async function createPerson(account: string, displayName: string): Promise<Person> {
-    return server.createUser(account, displayName);
+    return suite.server.createUser(account, displayName);
   }
 
   async function confirmIn(page: Page, dialogName: string, button: string): Promise<void> {
@@ -132,7 +124,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
       await relyingPartySignIn(person, fixture.web, 'openid profile email offline_access');
       await relyingPartySignIn(person, assistant, 'openid profile');
       await agentToken(person);
-      expect(await server.services.projects.listProjects({ subjectId: person.subjectId, isAdmin: false, surface: 'console', ip: null })).toEqual([]);
+      expect(await suite.server.services.projects.listProjects({ subjectId: person.subjectId, isAdmin: false, surface: 'console', ip: null })).toEqual([]);
 
       const { page, context, problems } = await openConsole(viewport);
       const check = async (name: string) => {
@@ -360,7 +352,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
 
     // A relying party's sign-in asks for the code on Sesame's second page; the ID token says so.
     nextStep();
-    const config = await discoverAs(server.issuer, fixture.web);
+    const config = await discoverAs(suite.server.issuer, fixture.web);
     const request = await authorizationRequest(config, fixture.web, 'openid profile');
     const rpPage = await context.newPage();
     await rpPage.goto(request.url);
@@ -377,7 +369,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
     await rpPage.close();
 
     // New recovery codes: the old ones stop working, the new ones work once.
-    await page.goto(server.consoleUrl('/account/security'));
+    await page.goto(suite.server.consoleUrl('/account/security'));
     await page.getByRole('table', { name: 'My second factors' }).waitFor();
     await page.getByRole('button', { name: 'Make new recovery codes' }).click();
     await confirmIn(page, 'Make new recovery codes?', 'Make new recovery codes');
@@ -451,7 +443,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: My account (SQLite, 
   }, 60_000);
 
   test('the address and whether it is verified; without mail the change is explained instead of offered', async () => {
-    const person = await server.services.users.createUser(systemActor, { account: 'erin', displayName: 'Erin Email', email: 'erin@example.test', emailVerified: true, password: 'erin-password-e2e' });
+    const person = await suite.server.services.users.createUser(systemActor, { account: 'erin', displayName: 'Erin Email', email: 'erin@example.test', emailVerified: true, password: 'erin-password-e2e' });
     const { page, context, problems } = await openConsole();
     await signInToConsole(page, { subjectId: person.subjectId, account: 'erin', password: 'erin-password-e2e' });
     await openMyAccount(page);

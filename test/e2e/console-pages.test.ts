@@ -1,37 +1,30 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { DESKTOP, launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
+import { DESKTOP, openWatchedPage, PHONE } from './support/browser.ts';
 import { openTab, signInHere } from './support/console-actions.ts';
-import { ADMIN, startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { ADMIN } from './support/console-server.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { seedProject } from './support/seed.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 // Every page and dialog of the console, at a desktop and a phone size: axe-core finds no serious or
 // critical violation, nothing overflows sideways, and a screenshot of each is left for people to look at.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and layout of every page (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
+  const suite = useConsoleSuite();
   let owner: { subjectId: string; account: string; password: string };
   let seeded: Awaited<ReturnType<typeof seedProject>>;
 
   beforeAll(async () => {
-    server = await startConsoleServer();
-    owner = await server.createUser('olivia', 'Olivia Owner');
-    const maintainer = await server.createUser('mateo', 'Mateo Maintainer');
-    seeded = await seedProject(server, owner.subjectId, maintainer.subjectId);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    owner = await suite.server.createUser('olivia', 'Olivia Owner');
+    const maintainer = await suite.server.createUser('mateo', 'Mateo Maintainer');
+    seeded = await seedProject(suite.server, owner.subjectId, maintainer.subjectId);
   });
 
   for (const viewport of [DESKTOP, PHONE]) {
     test(`every page at ${viewport.width}x${viewport.height}`, async () => {
-      const { page, context, problems } = await openWatchedPage(browser, viewport);
+      const { page, context, problems } = await openWatchedPage(suite.browser, viewport);
       const checked: string[] = [];
       const check = async (name: string) => {
         await page.evaluate(() => document.fonts.ready);
@@ -42,7 +35,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       };
       const projectPath = `/projects/${seeded.project.projectId}`;
 
-      await page.goto(server.consoleUrl());
+      await page.goto(suite.server.consoleUrl());
       await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
       await check('sign-in');
       await page.getByLabel('Account').fill(owner.account);
@@ -74,7 +67,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       await page.getByText('A client needs a display name; people see it on the consent page.').waitFor();
       await check('register-client-with-errors');
 
-      await page.goto(server.consoleUrl(`${projectPath}/clients/${seeded.web.clientId}`));
+      await page.goto(suite.server.consoleUrl(`${projectPath}/clients/${seeded.web.clientId}`));
       await page.getByRole('heading', { level: 2, name: 'Storefront admin' }).waitFor();
       await page.getByRole('table', { name: /Secrets of/ }).waitFor();
       await check('client-web');
@@ -101,7 +94,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       await check('client-delete-dialog');
       await page.keyboard.press('Escape');
 
-      await page.goto(server.consoleUrl(`${projectPath}/clients/${seeded.spa.clientId}`));
+      await page.goto(suite.server.consoleUrl(`${projectPath}/clients/${seeded.spa.clientId}`));
       await page.getByRole('heading', { level: 2, name: 'Storefront app' }).waitFor();
       await check('client-spa');
 
@@ -141,7 +134,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
       await check('settings-archive-dialog');
       await page.keyboard.press('Escape');
 
-      await page.goto(server.consoleUrl('/projects/prj_doesnotexist'));
+      await page.goto(suite.server.consoleUrl('/projects/prj_doesnotexist'));
       await page.getByRole('heading', { name: 'No such project' }).waitFor();
       await check('not-found');
 
@@ -198,10 +191,10 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: accessibility and la
 
       // The dark colour scheme keeps its contrast too.
       await page.emulateMedia({ colorScheme: 'dark' });
-      await page.goto(server.consoleUrl(`${projectPath}/clients/${seeded.web.clientId}`));
+      await page.goto(suite.server.consoleUrl(`${projectPath}/clients/${seeded.web.clientId}`));
       await page.getByRole('heading', { level: 2, name: 'Storefront admin' }).waitFor();
       await check('client-web-dark');
-      await page.goto(server.consoleUrl('/admin/users'));
+      await page.goto(suite.server.consoleUrl('/admin/users'));
       await page.getByRole('row', { name: /Olivia Owner/ }).waitFor();
       await check('admin-users-dark');
 

@@ -1,39 +1,28 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { DESKTOP, launchBrowser, openWatchedPage, PHONE } from './support/browser.ts';
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { DESKTOP, openWatchedPage, PHONE } from './support/browser.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 const helperSource = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle', 'index.umd.min.js'), 'utf8');
 
 // The console's sign-in page with a passkey (Chromium's virtual authenticator): signs in, and refuses a removed passkey.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in with a passkey (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startConsoleServer({ issuerHost: 'localhost' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useConsoleSuite({ issuerHost: 'localhost' });
 
   test('adds a passkey through the operations, signs in to the console with it alone, and not once it is removed', async () => {
-    const person = await server.createUser('pia', 'Pia Passkey');
-    const { page, context, problems } = await openWatchedPage(browser);
+    const person = await suite.server.createUser('pia', 'Pia Passkey');
+    const { page, context, problems } = await openWatchedPage(suite.browser);
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
       options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
     });
-    await page.goto(server.consoleUrl('/'));
+    await page.goto(suite.server.consoleUrl('/'));
     await page.getByRole('button', { name: 'Use a passkey' }).waitFor();
 
     // The helper is evaluated through the DevTools protocol: the console bundles its own copy for its button.
@@ -77,7 +66,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in with a pa
     );
     expect(removed).toBe(204);
     await context.clearCookies();
-    await page.goto(server.consoleUrl('/sign-in'));
+    await page.goto(suite.server.consoleUrl('/sign-in'));
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('Your passkey did not sign you in');

@@ -1,27 +1,25 @@
 import { generate } from 'otplib';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { systemActor, type Actor } from '../../src/domain/actor.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { startUpstreamProvider, type UpstreamProvider } from '../helpers/upstream-oidc.ts';
 import { seriousAccessibilityProblems } from './support/axe.ts';
-import { launchBrowser, openWatchedPage } from './support/browser.ts';
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts';
+import { openWatchedPage } from './support/browser.ts';
 import { focused } from './support/keyboard.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { useConsoleSuite } from './support/console-suite.ts';
 
 const CONTINUE = 'Continue with Campus login';
 
 // A person who exists only at an upstream provider reaches the console (and so My account) through it.
 describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through an upstream OpenID Connect provider (SQLite, Chromium)', () => {
-  let server: ConsoleServer;
+  const suite = useConsoleSuite();
   let upstream: UpstreamProvider;
-  let browser: Browser;
 
   beforeAll(async () => {
-    server = await startConsoleServer();
     upstream = await startUpstreamProvider(
-      [{ client_id: 'sesame-console', client_secret: 'console client secret at the upstream', redirect_uris: [`${server.issuer}/upstream/campus/callback`] }],
+      [{ client_id: 'sesame-console', client_secret: 'console client secret at the upstream', redirect_uris: [`${suite.server.issuer}/upstream/campus/callback`] }],
       {
         'up-erin': { preferred_username: 'erin', name: 'Erin Upstream', email: 'erin@example.edu', email_verified: true },
         'up-tess': { preferred_username: 'tess', name: 'Tess Two-Factor', email: 'tess@example.edu', email_verified: true },
@@ -29,17 +27,14 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
         'up-una': { preferred_username: 'una', name: 'Una Enrol', email: 'una@example.edu', email_verified: true },
       },
     );
-    await server.services.identityProviders.addProvider(systemActor, {
+    await suite.server.services.identityProviders.addProvider(systemActor, {
       type: 'oidc', name: 'campus', displayName: 'Campus login', provisioning: 'create', allowedEmailDomains: ['example.edu'],
       oidc: { issuer: upstream.issuer, clientId: 'sesame-console', clientSecret: 'console client secret at the upstream' },
     });
-    browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
     await upstream?.stop();
-    await server?.close();
   });
 
   /** "Continue with Campus login" on the console's sign-in page, then the upstream's own login form. */
@@ -56,7 +51,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
    * for a web font on the internet, which the test machine cannot reach: such requests get an empty answer.
    */
   async function openPage() {
-    const watched = await openWatchedPage(browser);
+    const watched = await openWatchedPage(suite.browser);
     await watched.context.route((url) => url.hostname !== '127.0.0.1' && url.hostname !== 'localhost', (route) => route.fulfill({ status: 204 }));
     return watched;
   }
@@ -65,7 +60,7 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
 
   test('a person known only upstream signs in, lands where they were going, sees the link in My account and cannot unlink their only way in', async () => {
     const { page, context, problems } = await openPage();
-    await page.goto(server.consoleUrl('/account/identities'));
+    await page.goto(suite.server.consoleUrl('/account/identities'));
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await page.getByRole('button', { name: CONTINUE }).waitFor();
     expect(await seriousAccessibilityProblems(page)).toEqual([]);
@@ -74,12 +69,12 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
     await continueAtUpstream(page, 'up-erin');
     await page.getByRole('heading', { name: 'Linked identities' }).waitFor({ timeout: 15_000 });
     expect(new URL(page.url()).pathname).toBe('/console/account/identities');
-    const erin = await server.services.users.findByAccount('erin');
+    const erin = await suite.server.services.users.findByAccount('erin');
     expect(erin?.displayName).toBe('Erin Upstream');
     const link = page.getByRole('row', { name: /Campus login/ });
     await link.waitFor();
 
-    const logins = await server.db.selectFrom('audit_log').select(['after_json']).where('action', '=', 'session.login').where('target_id', '=', erin!.subjectId).execute();
+    const logins = await suite.server.db.selectFrom('audit_log').select(['after_json']).where('action', '=', 'session.login').where('target_id', '=', erin!.subjectId).execute();
     expect(logins.map((entry) => JSON.parse(entry.after_json ?? '{}'))).toEqual([{ kind: 'console', method: 'upstream' }]);
 
     // The link is Erin's only way in: unlinking it is refused, and it stays.
@@ -95,27 +90,27 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
     await page.waitForURL(/\/console\/sign-in/);
     // Forget the upstream's own session too, so it asks again.
     await context.clearCookies();
-    await page.goto(server.consoleUrl());
+    await page.goto(suite.server.consoleUrl());
     await continueAtUpstream(page, 'up-erin');
     await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor({ timeout: 15_000 });
-    expect((await server.services.users.findByAccount('erin'))?.subjectId).toBe(erin!.subjectId);
+    expect((await suite.server.services.users.findByAccount('erin'))?.subjectId).toBe(erin!.subjectId);
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
 
   test('a person with a second factor gives a one-time code after the upstream; a wrong one is refused and nothing is signed in until the right one', async () => {
-    const { user: tess } = await server.services.federatedSignIn.signIn({
+    const { user: tess } = await suite.server.services.federatedSignIn.signIn({
       providerName: 'campus', issuer: upstream.issuer, subject: 'up-tess', ip: null,
       attributes: { account: 'tess', displayName: 'Tess Two-Factor', email: 'tess@example.edu', emailVerified: true },
     });
-    const asTess: Actor = { subjectId: tess.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: server.clock.now() };
-    const enrolment = await server.services.factors.startTotp(asTess, { name: 'Phone' });
-    const codeNow = () => generate({ secret: enrolment.secret, epoch: Math.floor(server.clock.now() / 1000) });
-    await server.services.factors.confirmTotp(asTess, enrolment.factorId, await codeNow());
-    server.clock.advance(30_000);
+    const asTess: Actor = { subjectId: tess.subjectId, isAdmin: false, surface: 'console', ip: null, provenAt: suite.server.clock.now() };
+    const enrolment = await suite.server.services.factors.startTotp(asTess, { name: 'Phone' });
+    const codeNow = () => generate({ secret: enrolment.secret, epoch: Math.floor(suite.server.clock.now() / 1000) });
+    await suite.server.services.factors.confirmTotp(asTess, enrolment.factorId, await codeNow());
+    suite.server.clock.advance(30_000);
 
     const { page, context, problems } = await openPage();
-    await page.goto(server.consoleUrl());
+    await page.goto(suite.server.consoleUrl());
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await continueAtUpstream(page, 'up-tess');
     const code = page.getByLabel('One-time code');
@@ -139,11 +134,11 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
   }, 90_000);
 
   test('a person the policy requires to add a second factor, who has none, is signed in only to enrol: straight to Second factors', async () => {
-    const { version } = await server.services.settings.getSettings(systemActor);
-    const everyone = await server.services.settings.updateSettings(systemActor, { mfaRequired: 'everyone', expectedSettingsVersion: version });
+    const { version } = await suite.server.services.settings.getSettings(systemActor);
+    const everyone = await suite.server.services.settings.updateSettings(systemActor, { mfaRequired: 'everyone', expectedSettingsVersion: version });
     try {
       const { page, context, problems } = await openPage();
-      await page.goto(server.consoleUrl('/projects'));
+      await page.goto(suite.server.consoleUrl('/projects'));
       await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
       await continueAtUpstream(page, 'up-una');
       await page.waitForURL((url) => url.pathname === '/console/account/security', { timeout: 15_000 });
@@ -154,12 +149,12 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
       expect(problems).toEqual([]);
       await context.close();
     } finally {
-      await server.services.settings.updateSettings(systemActor, { mfaRequired: 'none', expectedSettingsVersion: everyone.version });
+      await suite.server.services.settings.updateSettings(systemActor, { mfaRequired: 'none', expectedSettingsVersion: everyone.version });
     }
   }, 90_000);
 
-  test('the address the upstream sends back to, opened in another browser, signs that browser in as nobody', async () => {
-    const first = await openWatchedPage(browser);
+  test('the address the upstream sends back to, opened in another suite.browser, signs that browser in as nobody', async () => {
+    const first = await openWatchedPage(suite.browser);
     let callback = '';
     // The upstream redirects to Sesame's callback; keep that address and stop the request there. Playwright's
     // routes skip requests that follow a redirect, the DevTools protocol's Fetch domain does not.
@@ -169,13 +164,13 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
       void devtools.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'Aborted' });
     });
     await devtools.send('Fetch.enable', { patterns: [{ urlPattern: '*/upstream/campus/callback?*', requestStage: 'Request' }] });
-    await first.page.goto(server.consoleUrl());
+    await first.page.goto(suite.server.consoleUrl());
     await first.page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await continueAtUpstream(first.page, 'up-otto').catch(() => undefined);
     await expect.poll(() => callback, { timeout: 15_000 }).not.toBe('');
 
     const second = await openPage();
-    await second.page.goto(server.consoleUrl());
+    await second.page.goto(suite.server.consoleUrl());
     await second.page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await second.page.goto(callback);
     await second.page.getByRole('alert').filter({ hasText: 'No sign-in through a provider is waiting for this browser' }).waitFor({ timeout: 15_000 });
@@ -185,18 +180,18 @@ describe.skipIf(!TEST_ENGINES.includes('sqlite'))('console: signing in through a
 
     // The browser that started it can finish it.
     await devtools.send('Fetch.disable');
-    await first.page.goto(server.consoleUrl('/sign-in?upstream=campus'));
+    await first.page.goto(suite.server.consoleUrl('/sign-in?upstream=campus'));
     await first.page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor({ timeout: 15_000 });
-    expect((await server.services.users.findByAccount('otto'))?.displayName).toBe('Otto Elsewhere');
+    expect((await suite.server.services.users.findByAccount('otto'))?.displayName).toBe('Otto Elsewhere');
     expect(second.problems).toEqual([]);
     await first.context.close();
     await second.context.close();
   }, 90_000);
 
   test('offers the providers in the page\'s language', async () => {
-    const context = await browser.newContext({ locale: 'zh-CN' });
+    const context = await suite.browser.newContext({ locale: 'zh-CN' });
     const page = await context.newPage();
-    await page.goto(server.consoleUrl());
+    await page.goto(suite.server.consoleUrl());
     await page.getByRole('button', { name: '通过 Campus login 继续' }).waitFor();
     expect(await page.getByText('或使用其他身份提供方：').count()).toBe(1);
     await context.close();

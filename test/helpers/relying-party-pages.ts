@@ -1,4 +1,8 @@
 import { createServer } from 'node:http';
+import type { Actor } from '../../src/domain/actor.ts';
+import type { Scope } from '../../src/domain/clients.ts';
+import type { Services } from '../../src/services/index.ts';
+import type { RelyingParty } from './oidc-clients.ts';
 import { freePort } from './oidc-server.ts';
 
 export interface RelyingPartyPages {
@@ -16,4 +20,34 @@ export async function startRelyingPartyPages(): Promise<RelyingPartyPages> {
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { origin: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The pages of a relying party registered as a web client, and what openid-client needs to act as it. */
+export interface RegisteredRelyingParty extends RelyingPartyPages {
+  rp: RelyingParty;
+}
+
+/**
+ * Starts the relying party's pages and registers them through the clients service as a web client of
+ * `projectId`: redirect to `/callback`, back after sign-out to `/signed-out`.
+ */
+export async function startRegisteredRelyingParty(
+  services: Services,
+  actor: Actor,
+  projectId: string,
+  client: { displayName: string; scopes: Scope[] },
+): Promise<RegisteredRelyingParty> {
+  const pages = await startRelyingPartyPages();
+  const { origin } = pages;
+  const registered = await services.clients.registerClient(actor, projectId, {
+    clientType: 'web',
+    displayName: client.displayName,
+    redirectUris: [`${origin}/callback`],
+    postLogoutRedirectUris: [`${origin}/signed-out`],
+    scopeWhitelist: client.scopes,
+  });
+  return {
+    ...pages,
+    rp: { clientId: registered.client.clientId, clientSecret: registered.secret!.value, redirectUri: `${origin}/callback`, postLogoutRedirectUri: `${origin}/signed-out` },
+  };
 }

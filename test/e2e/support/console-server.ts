@@ -1,5 +1,6 @@
 import { systemActor } from '../../../src/domain/actor.ts';
 import { buildConsoleIfStale } from '../../../web/build-if-stale.ts';
+import type { Engine } from '../../../src/storage/database.ts';
 import { startOidcTestServer, type OidcTestServer } from '../../helpers/oidc-server.ts';
 
 export const ADMIN = { account: 'admin', password: 'admin-password-e2e' } as const;
@@ -10,18 +11,25 @@ export interface ConsoleServer extends OidcTestServer {
   createUser: (account: string, displayName: string, password?: string) => Promise<{ subjectId: string; account: string; password: string }>;
 }
 
+export interface ConsoleServerOptions {
+  /** SQLite unless a suite whose stored result matters runs on each engine. */
+  engine?: Engine;
+  issuerHost?: 'localhost';
+  env?: Record<string, string>;
+}
+
 /**
  * The browser suites run on SQLite only (issue 4): the pages are the same on either engine, and the
  * engine-specific behaviour is covered by the API and service suites. They are skipped when
  * SESAME_TEST_ENGINES leaves SQLite out, so `npm run test:pg` does not repeat them.
  *
- * The real Sesame app on SQLite, listening on 127.0.0.1 with the console built from web/,
+ * The real Sesame app, listening on 127.0.0.1 with the console built from web/,
  * and a known administrator. The clock is manual, so a test can make a session expire.
  */
-export async function startConsoleServer(options: { issuerHost?: 'localhost'; env?: Record<string, string> } = {}): Promise<ConsoleServer> {
+export async function startConsoleServer(options: ConsoleServerOptions = {}): Promise<ConsoleServer> {
   await buildConsoleIfStale({ quiet: true });
   const server = await startOidcTestServer(
-    'sqlite',
+    options.engine ?? 'sqlite',
     {
       OIDC_BOOTSTRAP_ADMIN_ACCOUNT: ADMIN.account,
       OIDC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,

@@ -1,19 +1,23 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from './browser.ts';
-import { startConsoleServer, type ConsoleServer } from './console-server.ts';
+import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from './console-server.ts';
 
 export interface ConsoleSuite {
   readonly server: ConsoleServer;
   readonly browser: Browser;
 }
 
-/** The console on SQLite and a Chromium for the calling suite: started before its tests, stopped after them. */
-export function useConsoleSuite(): ConsoleSuite {
+/**
+ * The console (on SQLite unless told) and a Chromium for the calling suite: started before its tests,
+ * stopped after them. A suite's own `beforeAll`, declared after this call, runs once both are up;
+ * options that depend on something the suite starts first (a mail server) are given as a function.
+ */
+export function useConsoleSuite(options: ConsoleServerOptions | (() => ConsoleServerOptions) = {}): ConsoleSuite {
   let server: ConsoleServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    server = await startConsoleServer();
+    server = await startConsoleServer(typeof options === 'function' ? options() : options);
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import type { ApiError } from '../api/client.ts';
+import type { Resource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 
 export function Loading({ what }: { what: string }) {
@@ -18,4 +19,11 @@ export function LoadError({ error, onRetry }: { error: ApiError; onRetry: () => 
       </button>
     </div>
   );
+}
+
+/** What a page shows of a resource before it has data: the load's error with a retry, or that it is loading. */
+export function LoadState({ resource, what }: { resource: Pick<Resource<unknown>, 'data' | 'error' | 'reload'>; what: string }) {
+  if (resource.error) return <LoadError error={resource.error} onRetry={() => void resource.reload()} />;
+  if (resource.data === undefined) return <Loading what={what} />;
+  return null;
 }

@@ -1,9 +1,4 @@
 import { t } from '../i18n.ts';
-const TEXT = {
-  get label() {
-    return t('console.qrCode.label');
-  },
-};
 
 interface QrPath {
   d: string;
@@ -38,7 +33,7 @@ export function parseQrSvg(markup: string): { viewBox: string; paths: QrPath[] }
 }
 
 /** The QR code the server drew for an authenticator app; null when the markup is not the shape we expect. */
-export function QrCode({ svg, label = TEXT.label }: { svg: string; label?: string }) {
+export function QrCode({ svg, label = t('console.qrCode.label') }: { svg: string; label?: string }) {
   const parsed = parseQrSvg(svg);
   if (!parsed) return null;
   return (

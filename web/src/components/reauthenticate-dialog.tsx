@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, onReauthenticationRequired, unwrap, type ApiError } from '../api/client.ts';
+import { api, onReauthenticationRequired, unwrap } from '../api/client.ts';
 import { t } from '../i18n.ts';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { Dialog } from './dialog.tsx';
+import { DialogActions } from './dialog-actions.tsx';
 import { TextField } from './field.tsx';
 import { FormError } from './form-error.tsx';
 import { OneTimeCodeField } from './one-time-code-field.tsx';
@@ -17,9 +18,17 @@ export function ReauthenticateDialog() {
   const [open, setOpen] = useState(false);
   const [withCode, setWithCode] = useState(false);
   const [secret, setSecret] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
   const settle = useRef<((proven: boolean) => void) | null>(null);
+
+  const settleWith = (proven: boolean) => {
+    setOpen(false);
+    const resolve = settle.current;
+    settle.current = null;
+    resolve?.(proven);
+  };
+  // Cancelling forgets what was typed and leaves the action unproven.
+  const dialog = useSubmit(() => settleWith(false), () => setSecret(''));
+  const { error } = dialog;
 
   useEffect(() => {
     onReauthenticationRequired(
@@ -29,44 +38,29 @@ export function ReauthenticateDialog() {
           settle.current = resolve;
           setWithCode(false);
           setSecret('');
-          setError(undefined);
+          dialog.clearError();
           setOpen(true);
         }),
     );
   }, []);
 
-  const finish = (proven: boolean) => {
-    setOpen(false);
-    setSecret('');
-    setError(undefined);
-    const resolve = settle.current;
-    settle.current = null;
-    resolve?.(proven);
-  };
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+  const submit = dialog.submit(
+    async () => {
       await unwrap(api.POST('/account/reauthenticate', { body: withCode ? { otp: secret.replace(/\s/g, '') } : { currentPassword: secret } }));
-      finish(true);
-    } catch (caught) {
-      setError(toApiError(caught));
       setSecret('');
-    } finally {
-      setBusy(false);
-    }
-  };
+      settleWith(true);
+    },
+    () => setSecret(''),
+  );
 
   const switchProof = () => {
     setWithCode(!withCode);
     setSecret('');
-    setError(undefined);
+    dialog.clearError();
   };
 
   return (
-    <Dialog open={open} title={t('console.reauthenticate.title')} onClose={() => finish(false)}>
+    <Dialog open={open} title={t('console.reauthenticate.title')} onClose={dialog.close}>
       <form onSubmit={submit} noValidate>
         <p>{t('console.reauthenticate.intro')}</p>
         <FormError error={error} fieldsShown />
@@ -99,14 +93,13 @@ export function ReauthenticateDialog() {
             {withCode ? t('console.reauthenticate.usePassword') : t('console.reauthenticate.useCode')}
           </button>
         </p>
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={() => finish(false)}>
-            {t('console.reauthenticate.cancel')}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? t('console.reauthenticate.checking') : t('console.reauthenticate.submit')}
-          </button>
-        </div>
+        <DialogActions
+          onCancel={dialog.close}
+          cancelLabel={t('console.reauthenticate.cancel')}
+          label={t('console.reauthenticate.submit')}
+          busyLabel={t('console.reauthenticate.checking')}
+          busy={dialog.busy}
+        />
       </form>
     </Dialog>
   );

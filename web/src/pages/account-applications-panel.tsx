@@ -5,86 +5,15 @@ import { api, unwrap } from '../api/client.ts';
 import type { Consent } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { DataTable } from '../components/data-table.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get title() {
-    return t('console.accountApplications.title');
-  },
-  get intro() {
-    return t('console.accountApplications.intro');
-  },
-  get applicationsTitle() {
-    return t('console.accountApplications.applicationsTitle');
-  },
-  get applicationsNone() {
-    return t('console.accountApplications.applicationsNone');
-  },
-  get assistantsTitle() {
-    return t('console.accountApplications.assistantsTitle');
-  },
-  get assistantsIntro() {
-    return t('console.accountApplications.assistantsIntro');
-  },
-  get assistantsNone() {
-    return t('console.accountApplications.assistantsNone');
-  },
-  get name() {
-    return t('console.accountApplications.name');
-  },
-  get type() {
-    return t('console.accountApplications.type');
-  },
-  get access() {
-    return t('console.accountApplications.access');
-  },
-  get granted() {
-    return t('console.accountApplications.granted');
-  },
-  get lastUsed() {
-    return t('console.accountApplications.lastUsed');
-  },
-  get never() {
-    return t('console.accountApplications.never');
-  },
-  get actions() {
-    return t('console.accountApplications.actions');
-  },
-  types: {
-    get web() {
-      return t('console.accountApplications.types.web');
-    },
-    get spa() {
-      return t('console.accountApplications.types.spa');
-    },
-    get native() {
-      return t('console.accountApplications.types.native');
-    },
-    get removed() {
-      return t('console.accountApplications.types.removed');
-    },
-  },
-  get removedClient() {
-    return t('console.accountApplications.removedClient');
-  },
-  get revoke() {
-    return t('console.accountApplications.revoke');
-  },
-  revokeLabel: (name: string) => t('console.accountApplications.revokeLabel', { name }),
-  get confirmTitle() {
-    return t('console.accountApplications.confirmTitle');
-  },
-  confirmBody: (name: string) => t('console.accountApplications.confirmBody', { name }),
-  revoked: (name: string) => t('console.accountApplications.revoked', { name }),
-  get loading() {
-    return t('console.accountApplications.loading');
-  },
-};
+const TYPE_KEYS = { web: 'console.accountApplications.types.web', spa: 'console.accountApplications.types.spa', native: 'console.accountApplications.types.native', removed: 'console.accountApplications.types.removed' } as const;
 
 /** A granted scope in the words of the consent page; an unknown one as it is. */
 function scopeInWords(scope: string): string {
@@ -102,7 +31,7 @@ export function AccountApplicationsPanel() {
   const revoke = async (consent: Consent) => {
     await unwrap(api.DELETE('/account/consents/{grantId}', { params: { path: { grantId: consent.grantId } } }));
     consents.set((consents.data ?? []).filter((c) => c.grantId !== consent.grantId));
-    setNotice(TEXT.revoked(nameOf(consent)));
+    setNotice(t('console.accountApplications.revoked', { name: nameOf(consent) }));
   };
   const all = consents.data ?? [];
   const assistants = all.filter((consent) => consent.clientType === 'native');
@@ -110,36 +39,35 @@ export function AccountApplicationsPanel() {
 
   return (
     <section>
-      <PanelHeader title={TEXT.title}>
-        <p class="muted">{TEXT.intro}</p>
+      <PanelHeader title={t('console.accountApplications.title')}>
+        <p class="muted">{t('console.accountApplications.intro')}</p>
       </PanelHeader>
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {consents.error && <LoadError error={consents.error} onRetry={() => void consents.reload()} />}
-      {!consents.data && !consents.error && <Loading what={TEXT.loading} />}
+      <LoadState resource={consents} what={t('console.accountApplications.loading')} />
       {consents.data && (
         <div class="account-sections">
           <section class="card section-card" aria-labelledby="my-applications-title">
-            <h3 id="my-applications-title">{TEXT.applicationsTitle}</h3>
-            <ConsentTable consents={applications} caption={TEXT.applicationsTitle} empty={TEXT.applicationsNone} onRevoke={setRevoking} />
+            <h3 id="my-applications-title">{t('console.accountApplications.applicationsTitle')}</h3>
+            <ConsentTable consents={applications} caption={t('console.accountApplications.applicationsTitle')} empty={t('console.accountApplications.applicationsNone')} onRevoke={setRevoking} />
           </section>
           <section class="card section-card" aria-labelledby="my-assistants-title">
-            <h3 id="my-assistants-title">{TEXT.assistantsTitle}</h3>
-            <p class="small muted">{TEXT.assistantsIntro}</p>
-            <ConsentTable consents={assistants} caption={TEXT.assistantsTitle} empty={TEXT.assistantsNone} onRevoke={setRevoking} />
+            <h3 id="my-assistants-title">{t('console.accountApplications.assistantsTitle')}</h3>
+            <p class="small muted">{t('console.accountApplications.assistantsIntro')}</p>
+            <ConsentTable consents={assistants} caption={t('console.accountApplications.assistantsTitle')} empty={t('console.accountApplications.assistantsNone')} onRevoke={setRevoking} />
           </section>
         </div>
       )}
       <ConfirmDialog
         open={revoking !== null}
-        title={TEXT.confirmTitle}
-        confirmLabel={TEXT.revoke}
+        title={t('console.accountApplications.confirmTitle')}
+        confirmLabel={t('console.accountApplications.revoke')}
         danger
         onConfirm={() => (revoking ? revoke(revoking) : Promise.resolve())}
         onClose={() => setRevoking(null)}
       >
-        <p>{revoking ? TEXT.confirmBody(nameOf(revoking)) : ''}</p>
+        <p>{revoking ? t('console.accountApplications.confirmBody', { name: nameOf(revoking) }) : ''}</p>
       </ConfirmDialog>
     </section>
   );
@@ -148,55 +76,41 @@ export function AccountApplicationsPanel() {
 function ConsentTable({ consents, caption, empty, onRevoke }: { consents: Consent[]; caption: string; empty: string; onRevoke: (consent: Consent) => void }) {
   if (consents.length === 0) return <p class="muted">{empty}</p>;
   return (
-    <table class="data-table">
-      <caption class="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{TEXT.name}</th>
-          <th scope="col">{TEXT.access}</th>
-          <th scope="col">{TEXT.granted}</th>
-          <th scope="col">{TEXT.lastUsed}</th>
-          <th scope="col">
-            <span class="visually-hidden">{TEXT.actions}</span>
+    <DataTable caption={caption} columns={[t('console.accountApplications.name'), t('console.accountApplications.access'), t('console.accountApplications.granted'), t('console.accountApplications.lastUsed')]} actions={t('console.accountApplications.actions')}>
+      {consents.map((consent) => (
+        <tr key={consent.grantId}>
+          <th scope="row" data-label={t('console.accountApplications.name')}>
+            {consent.displayName ?? <span class="muted">{t('console.accountApplications.removedClient')}</span>}{' '}
+            <Badge>
+              <span class="visually-hidden">{t('console.accountApplications.type')}: </span>
+              {t(TYPE_KEYS[consent.clientType ?? 'removed'])}
+            </Badge>
+            <span class="block small muted">
+              <code>{consent.clientId}</code>
+            </span>
           </th>
+          <td data-label={t('console.accountApplications.access')}>
+            <ul class="scope-list">
+              {consent.scopes.map((scope) => (
+                <li key={scope}>
+                  {scopeInWords(scope)} <span class="muted small">(<code>{scope}</code>)</span>
+                </li>
+              ))}
+            </ul>
+          </td>
+          <td data-label={t('console.accountApplications.granted')}>
+            <Time value={consent.grantedAt} />
+          </td>
+          <td data-label={t('console.accountApplications.lastUsed')}>
+            <Time value={consent.lastUsedAt} empty={t('console.accountApplications.never')} />
+          </td>
+          <td data-label={t('console.accountApplications.actions')}>
+            <RowButton onClick={() => onRevoke(consent)} label={t('console.accountApplications.revokeLabel', { name: nameOf(consent) })}>
+              {t('console.accountApplications.revoke')}
+            </RowButton>
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {consents.map((consent) => (
-          <tr key={consent.grantId}>
-            <th scope="row" data-label={TEXT.name}>
-              {consent.displayName ?? <span class="muted">{TEXT.removedClient}</span>}{' '}
-              <Badge>
-                <span class="visually-hidden">{TEXT.type}: </span>
-                {TEXT.types[consent.clientType ?? 'removed']}
-              </Badge>
-              <span class="block small muted">
-                <code>{consent.clientId}</code>
-              </span>
-            </th>
-            <td data-label={TEXT.access}>
-              <ul class="scope-list">
-                {consent.scopes.map((scope) => (
-                  <li key={scope}>
-                    {scopeInWords(scope)} <span class="muted small">(<code>{scope}</code>)</span>
-                  </li>
-                ))}
-              </ul>
-            </td>
-            <td data-label={TEXT.granted}>
-              <Time value={consent.grantedAt} />
-            </td>
-            <td data-label={TEXT.lastUsed}>
-              <Time value={consent.lastUsedAt} empty={TEXT.never} />
-            </td>
-            <td data-label={TEXT.actions}>
-              <button type="button" class="button button-small" onClick={() => onRevoke(consent)} aria-label={TEXT.revokeLabel(nameOf(consent))}>
-                {TEXT.revoke}
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }

@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api/client.ts';
 import type { AccountIdentity } from '../api/types.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { DataTable } from '../components/data-table.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 
@@ -24,43 +26,29 @@ export function AccountIdentitiesSection() {
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {identities.error && <LoadError error={identities.error} onRetry={() => void identities.reload()} />}
-      {!identities.data && !identities.error && <Loading what={t('console.identities.loading')} />}
+      <LoadState resource={identities} what={t('console.identities.loading')} />
       {identities.data && identities.data.length === 0 && <p class="muted">{t('console.identities.none')}</p>}
       {identities.data && identities.data.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.identities.caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.identities.provider')}</th>
-              <th scope="col">{t('console.identities.linked')}</th>
-              <th scope="col">{t('console.identities.lastUsed')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('console.identities.actions')}</span>
+        <DataTable caption={t('console.identities.caption')} columns={[t('console.identities.provider'), t('console.identities.linked'), t('console.identities.lastUsed')]} actions={t('console.identities.actions')}>
+          {identities.data.map((identity) => (
+            <tr key={identity.identityId}>
+              <th scope="row" data-label={t('console.identities.provider')}>
+                {identity.displayName}
               </th>
+              <td data-label={t('console.identities.linked')}>
+                <Time value={identity.linkedAt} />
+              </td>
+              <td data-label={t('console.identities.lastUsed')}>
+                <Time value={identity.lastSignInAt} empty={t('console.identities.never')} />
+              </td>
+              <td data-label={t('console.identities.actions')}>
+                <RowButton onClick={() => setRemoving(identity)} label={t('console.identities.removeLabel', { name: identity.displayName })}>
+                  {t('console.identities.remove')}
+                </RowButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {identities.data.map((identity) => (
-              <tr key={identity.identityId}>
-                <th scope="row" data-label={t('console.identities.provider')}>
-                  {identity.displayName}
-                </th>
-                <td data-label={t('console.identities.linked')}>
-                  <Time value={identity.linkedAt} />
-                </td>
-                <td data-label={t('console.identities.lastUsed')}>
-                  <Time value={identity.lastSignInAt} empty={t('console.identities.never')} />
-                </td>
-                <td data-label={t('console.identities.actions')}>
-                  <button type="button" class="button button-small" onClick={() => setRemoving(identity)} aria-label={t('console.identities.removeLabel', { name: identity.displayName })}>
-                    {t('console.identities.remove')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       <ConfirmDialog open={removing !== null} title={t('console.identities.removeTitle')} confirmLabel={t('console.identities.removeConfirm')} danger onConfirm={() => (removing ? remove(removing) : Promise.resolve())} onClose={() => setRemoving(null)}>
         <p>{removing ? t('console.identities.removeBody', { name: removing.displayName }) : ''}</p>

@@ -7,42 +7,15 @@ import { AccountProfilePanel } from './account-profile-panel.tsx';
 import { AccountSessionsPanel } from './account-sessions-panel.tsx';
 import { t } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get title() {
-    return t('console.account.title');
-  },
-  get intro() {
-    return t('console.account.intro');
-  },
-  get sections() {
-    return t('console.account.sections');
-  },
-  get profile() {
-    return t('console.account.profile');
-  },
-  get sessions() {
-    return t('console.account.sessions');
-  },
-  get applications() {
-    return t('console.account.applications');
-  },
-  get security() {
-    return t('console.account.security');
-  },
-  get identities() {
-    return t('console.account.identities');
-  },
-};
 
 export type AccountSection = 'profile' | 'sessions' | 'applications' | 'security' | 'identities';
 
 export const ACCOUNT_SECTIONS: { id: AccountSection; label: () => string; path: string }[] = [
-  { id: 'profile', label: () => TEXT.profile, path: '/account' },
-  { id: 'sessions', label: () => TEXT.sessions, path: '/account/sessions' },
-  { id: 'applications', label: () => TEXT.applications, path: '/account/applications' },
-  { id: 'security', label: () => TEXT.security, path: '/account/security' },
-  { id: 'identities', label: () => TEXT.identities, path: '/account/identities' },
+  { id: 'profile', label: () => t('console.account.profile'), path: '/account' },
+  { id: 'sessions', label: () => t('console.account.sessions'), path: '/account/sessions' },
+  { id: 'applications', label: () => t('console.account.applications'), path: '/account/applications' },
+  { id: 'security', label: () => t('console.account.security'), path: '/account/security' },
+  { id: 'identities', label: () => t('console.account.identities'), path: '/account/identities' },
 ];
 
 /** The section a path below /console names, or undefined when it is not one of My account's. */
@@ -54,10 +27,10 @@ export function accountSectionFor(path: string): AccountSection | undefined {
 export function AccountLayout({ section }: { section: AccountSection }) {
   return (
     <>
-      <PageHeader title={TEXT.title}>
-        <p class="muted">{TEXT.intro}</p>
+      <PageHeader title={t('console.account.title')}>
+        <p class="muted">{t('console.account.intro')}</p>
       </PageHeader>
-      <nav class="tabs" aria-label={TEXT.sections}>
+      <nav class="tabs" aria-label={t('console.account.sections')}>
         {ACCOUNT_SECTIONS.map((entry) => (
           <Link key={entry.id} to={entry.path} aria-current={entry.id === section ? 'page' : undefined}>
             {entry.label()}

@@ -1,105 +1,20 @@
 import { useState } from 'preact/hooks';
 import { PASSWORD_RULES } from '../../../src/domain/passwords.ts';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import { Badge } from '../components/badge.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
-import { toApiError, useResource } from '../use-resource.ts';
+import { useResource } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get title() {
-    return t('console.accountProfile.title');
-  },
-  get passwordTitle() {
-    return t('console.accountProfile.passwordTitle');
-  },
-  get currentPassword() {
-    return t('console.accountProfile.currentPassword');
-  },
-  get newPassword() {
-    return t('console.accountProfile.newPassword');
-  },
-  get repeatPassword() {
-    return t('console.accountProfile.repeatPassword');
-  },
-  get newPasswordHint() {
-    return t('console.accountProfile.newPasswordHint', { min: PASSWORD_RULES.minLength, max: PASSWORD_RULES.maxLength });
-  },
-  get passwordsDiffer() {
-    return t('console.accountProfile.passwordsDiffer');
-  },
-  get passwordNeeded() {
-    return t('console.accountProfile.passwordNeeded');
-  },
-  get changePassword() {
-    return t('console.accountProfile.changePassword');
-  },
-  get changingPassword() {
-    return t('console.accountProfile.changingPassword');
-  },
-  get passwordChanged() {
-    return t('console.accountProfile.passwordChanged');
-  },
-  get passwordExplainer() {
-    return t('console.accountProfile.passwordExplainer');
-  },
-  get emailTitle() {
-    return t('console.accountProfile.emailTitle');
-  },
-  get emailLabel() {
-    return t('console.accountProfile.emailLabel');
-  },
-  get noEmail() {
-    return t('console.accountProfile.noEmail');
-  },
-  get verified() {
-    return t('console.accountProfile.verified');
-  },
-  get unverified() {
-    return t('console.accountProfile.unverified');
-  },
-  get unverifiedHint() {
-    return t('console.accountProfile.unverifiedHint');
-  },
-  get newEmail() {
-    return t('console.accountProfile.newEmail');
-  },
-  get newEmailHint() {
-    return t('console.accountProfile.newEmailHint');
-  },
-  get sendLink() {
-    return t('console.accountProfile.sendLink');
-  },
-  get resendLink() {
-    return t('console.accountProfile.resendLink');
-  },
-  get sending() {
-    return t('console.accountProfile.sending');
-  },
-  get pendingLabel() {
-    return t('console.accountProfile.pendingLabel');
-  },
-  get pendingHint() {
-    return t('console.accountProfile.pendingHint');
-  },
-  linkSent: (email: string) => t('console.accountProfile.linkSent', { email }),
-  alreadyVerified: (email: string) => t('console.accountProfile.alreadyVerified', { email }),
-  get noMail() {
-    return t('console.accountProfile.noMail');
-  },
-  get loading() {
-    return t('console.accountProfile.loading');
-  },
-};
 
 export function AccountProfilePanel() {
   return (
     <section>
-      <PanelHeader title={TEXT.title} />
+      <PanelHeader title={t('console.accountProfile.title')} />
       <div class="settings-grid">
         <ChangePasswordSection />
         <EmailSection />
@@ -112,44 +27,38 @@ function ChangePasswordSection() {
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [repeated, setRepeated] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
   const [localErrors, setLocalErrors] = useState<{ currentPassword?: string; repeated?: string }>({});
   const [done, setDone] = useState(false);
+  const { busy, error, clearError, submit: send } = useSubmit();
 
-  const submit = async (event: Event) => {
+  const change = send(async () => {
+    await unwrap(api.POST('/account/password', { body: { currentPassword, newPassword } }));
+    setCurrentPassword('');
+    setNewPassword('');
+    setRepeated('');
+    setDone(true);
+  });
+  const submit = (event: Event) => {
     event.preventDefault();
     setDone(false);
-    setError(undefined);
+    clearError();
     const problems = {
-      ...(currentPassword === '' ? { currentPassword: TEXT.passwordNeeded } : {}),
-      ...(newPassword !== repeated ? { repeated: TEXT.passwordsDiffer } : {}),
+      ...(currentPassword === '' ? { currentPassword: t('console.accountProfile.passwordNeeded') } : {}),
+      ...(newPassword !== repeated ? { repeated: t('console.accountProfile.passwordsDiffer') } : {}),
     };
     setLocalErrors(problems);
-    if (Object.keys(problems).length > 0) return;
-    setBusy(true);
-    try {
-      await unwrap(api.POST('/account/password', { body: { currentPassword, newPassword } }));
-      setCurrentPassword('');
-      setNewPassword('');
-      setRepeated('');
-      setDone(true);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    if (Object.keys(problems).length === 0) void change();
   };
 
   return (
     <section class="card section-card" aria-labelledby="change-password-title">
-      <h3 id="change-password-title">{TEXT.passwordTitle}</h3>
-      <p class="small muted">{TEXT.passwordExplainer}</p>
-      <div role="status">{done && <div class="alert alert-success">{TEXT.passwordChanged}</div>}</div>
+      <h3 id="change-password-title">{t('console.accountProfile.passwordTitle')}</h3>
+      <p class="small muted">{t('console.accountProfile.passwordExplainer')}</p>
+      <div role="status">{done && <div class="alert alert-success">{t('console.accountProfile.passwordChanged')}</div>}</div>
       <FormError error={error} fieldsShown />
-      <form onSubmit={submit} noValidate aria-label={TEXT.passwordTitle}>
+      <form onSubmit={submit} noValidate aria-label={t('console.accountProfile.passwordTitle')}>
         <TextField
-          label={TEXT.currentPassword}
+          label={t('console.accountProfile.currentPassword')}
           name="currentPassword"
           type="password"
           autoComplete="current-password"
@@ -159,18 +68,18 @@ function ChangePasswordSection() {
           error={localErrors.currentPassword ?? error?.fieldErrors.currentPassword}
         />
         <TextField
-          label={TEXT.newPassword}
+          label={t('console.accountProfile.newPassword')}
           name="newPassword"
           type="password"
           autoComplete="new-password"
           required
           value={newPassword}
           onValue={setNewPassword}
-          hint={TEXT.newPasswordHint}
+          hint={t('console.accountProfile.newPasswordHint', { min: PASSWORD_RULES.minLength, max: PASSWORD_RULES.maxLength })}
           error={error?.fieldErrors.newPassword}
         />
         <TextField
-          label={TEXT.repeatPassword}
+          label={t('console.accountProfile.repeatPassword')}
           name="repeatPassword"
           type="password"
           autoComplete="new-password"
@@ -181,7 +90,7 @@ function ChangePasswordSection() {
         />
         <div class="form-actions">
           <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? TEXT.changingPassword : TEXT.changePassword}
+            {busy ? t('console.accountProfile.changingPassword') : t('console.accountProfile.changePassword')}
           </button>
         </div>
       </form>
@@ -192,63 +101,52 @@ function ChangePasswordSection() {
 function EmailSection() {
   const current = useResource('account-email', () => unwrap(api.GET('/account/email')));
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
   const [notice, setNotice] = useState('');
+  const { busy, error, submit: send } = useSubmit();
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = send(async () => {
     if (!current.data) return;
-    setBusy(true);
-    setError(undefined);
     setNotice('');
-    try {
-      // An empty field with an unverified address on file asks for a new link to that address.
-      const target = email.trim() || (current.data.email && !current.data.emailVerified ? current.data.email : '');
-      const saved = await unwrap(api.POST('/account/email', { body: { email: target } }));
-      current.set({ ...current.data, email: saved.email, emailVerified: saved.emailVerified, pendingEmail: saved.pendingEmail });
-      setNotice(saved.pendingEmail !== null && saved.pendingEmail === target ? TEXT.linkSent(target) : TEXT.alreadyVerified(target));
-      setEmail('');
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+    // An empty field with an unverified address on file asks for a new link to that address.
+    const target = email.trim() || (current.data.email && !current.data.emailVerified ? current.data.email : '');
+    const saved = await unwrap(api.POST('/account/email', { body: { email: target } }));
+    current.set({ ...current.data, email: saved.email, emailVerified: saved.emailVerified, pendingEmail: saved.pendingEmail });
+    setNotice(saved.pendingEmail !== null && saved.pendingEmail === target ? t('console.accountProfile.linkSent', { email: target }) : t('console.accountProfile.alreadyVerified', { email: target }));
+    setEmail('');
+  });
 
   const data = current.data;
   return (
     <section class="card section-card" aria-labelledby="my-email-title">
-      <h3 id="my-email-title">{TEXT.emailTitle}</h3>
-      {current.error && <LoadError error={current.error} onRetry={() => void current.reload()} />}
-      {!data && !current.error && <Loading what={TEXT.loading} />}
+      <h3 id="my-email-title">{t('console.accountProfile.emailTitle')}</h3>
+      <LoadState resource={current} what={t('console.accountProfile.loading')} />
       {data && (
         <>
           <dl class="facts">
             <div>
-              <dt>{TEXT.emailLabel}</dt>
+              <dt>{t('console.accountProfile.emailLabel')}</dt>
               <dd>
-                {data.email ? <span>{data.email}</span> : <span class="muted">{TEXT.noEmail}</span>}{' '}
-                {data.email && <Badge tone={data.emailVerified ? 'success' : 'warning'}>{data.emailVerified ? TEXT.verified : TEXT.unverified}</Badge>}
+                {data.email ? <span>{data.email}</span> : <span class="muted">{t('console.accountProfile.noEmail')}</span>}{' '}
+                {data.email && <Badge tone={data.emailVerified ? 'success' : 'warning'}>{data.emailVerified ? t('console.accountProfile.verified') : t('console.accountProfile.unverified')}</Badge>}
               </dd>
             </div>
             {data.pendingEmail && (
               <div>
-                <dt>{TEXT.pendingLabel}</dt>
+                <dt>{t('console.accountProfile.pendingLabel')}</dt>
                 <dd>
                   <span>{data.pendingEmail}</span>
-                  <p class="small muted">{TEXT.pendingHint}</p>
+                  <p class="small muted">{t('console.accountProfile.pendingHint')}</p>
                 </dd>
               </div>
             )}
           </dl>
-          {data.email && !data.emailVerified && <p class="small muted">{TEXT.unverifiedHint}</p>}
+          {data.email && !data.emailVerified && <p class="small muted">{t('console.accountProfile.unverifiedHint')}</p>}
           <div role="status">{notice && <div class="alert alert-success">{notice}</div>}</div>
           {data.mailEnabled ? (
-            <form class="account-email-form" onSubmit={submit} noValidate aria-label={TEXT.emailTitle}>
+            <form class="account-email-form" onSubmit={submit} noValidate aria-label={t('console.accountProfile.emailTitle')}>
               <FormError error={error} fieldsShown />
               <TextField
-                label={TEXT.newEmail}
+                label={t('console.accountProfile.newEmail')}
                 name="email"
                 type="email"
                 autoComplete="email"
@@ -256,18 +154,18 @@ function EmailSection() {
                 required
                 value={email}
                 onValue={setEmail}
-                hint={TEXT.newEmailHint}
+                hint={t('console.accountProfile.newEmailHint')}
                 error={error?.fieldErrors.email}
               />
               <div class="form-actions">
                 <button type="submit" class="button button-primary" disabled={busy}>
-                  {busy ? TEXT.sending : data.email && !data.emailVerified && email.trim() === '' ? TEXT.resendLink : TEXT.sendLink}
+                  {busy ? t('console.accountProfile.sending') : data.email && !data.emailVerified && email.trim() === '' ? t('console.accountProfile.resendLink') : t('console.accountProfile.sendLink')}
                 </button>
               </div>
             </form>
           ) : (
             <div class="alert alert-info">
-              <p>{TEXT.noMail}</p>
+              <p>{t('console.accountProfile.noMail')}</p>
             </div>
           )}
         </>

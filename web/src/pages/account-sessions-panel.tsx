@@ -3,77 +3,15 @@ import { api, unwrap } from '../api/client.ts';
 import type { AccountSession } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { DataTable } from '../components/data-table.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
 import { useResource } from '../use-resource.ts';
 import { currentLocale, t } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get title() {
-    return t('console.accountSessions.title');
-  },
-  get intro() {
-    return t('console.accountSessions.intro');
-  },
-  get caption() {
-    return t('console.accountSessions.caption');
-  },
-  get kind() {
-    return t('console.accountSessions.kind');
-  },
-  get created() {
-    return t('console.accountSessions.created');
-  },
-  get lastSeen() {
-    return t('console.accountSessions.lastSeen');
-  },
-  get actions() {
-    return t('console.accountSessions.actions');
-  },
-  get thisSession() {
-    return t('console.accountSessions.thisSession');
-  },
-  kinds: {
-    get console() {
-      return t('console.accountSessions.kinds.console');
-    },
-    get agent() {
-      return t('console.accountSessions.kinds.agent');
-    },
-    get oidc() {
-      return t('console.accountSessions.kinds.oidc');
-    },
-  },
-  get end() {
-    return t('console.accountSessions.end');
-  },
-  endLabel: (kind: string, created: string) => t('console.accountSessions.endLabel', { kind, created }),
-  get confirmTitle() {
-    return t('console.accountSessions.confirmTitle');
-  },
-  confirmBody: {
-    get console() {
-      return t('console.accountSessions.confirmBody.console');
-    },
-    get agent() {
-      return t('console.accountSessions.confirmBody.agent');
-    },
-    get oidc() {
-      return t('console.accountSessions.confirmBody.oidc');
-    },
-  },
-  get ended() {
-    return t('console.accountSessions.ended');
-  },
-  get none() {
-    return t('console.accountSessions.none');
-  },
-  get loading() {
-    return t('console.accountSessions.loading');
-  },
-};
+const KIND_KEYS = { console: 'console.accountSessions.kinds.console', agent: 'console.accountSessions.kinds.agent', oidc: 'console.accountSessions.kinds.oidc' } as const;
+const CONFIRM_BODY_KEYS = { console: 'console.accountSessions.confirmBody.console', agent: 'console.accountSessions.confirmBody.agent', oidc: 'console.accountSessions.confirmBody.oidc' } as const;
 
 export function AccountSessionsPanel() {
   const sessions = useResource('account-sessions', () => unwrap(api.GET('/account/sessions')).then((r) => r.sessions));
@@ -83,73 +21,59 @@ export function AccountSessionsPanel() {
   const end = async (session: AccountSession) => {
     await unwrap(api.DELETE('/account/sessions/{sessionId}', { params: { path: { sessionId: session.sessionId } } }));
     sessions.set((sessions.data ?? []).filter((s) => s.sessionId !== session.sessionId));
-    setNotice(TEXT.ended);
+    setNotice(t('console.accountSessions.ended'));
   };
   const sorted = [...(sessions.data ?? [])].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
 
   return (
     <section>
-      <PanelHeader title={TEXT.title}>
-        <p class="muted">{TEXT.intro}</p>
+      <PanelHeader title={t('console.accountSessions.title')}>
+        <p class="muted">{t('console.accountSessions.intro')}</p>
       </PanelHeader>
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {sessions.error && <LoadError error={sessions.error} onRetry={() => void sessions.reload()} />}
-      {!sessions.data && !sessions.error && <Loading what={TEXT.loading} />}
-      {sessions.data && sorted.length === 0 && <p class="muted">{TEXT.none}</p>}
+      <LoadState resource={sessions} what={t('console.accountSessions.loading')} />
+      {sessions.data && sorted.length === 0 && <p class="muted">{t('console.accountSessions.none')}</p>}
       {sessions.data && sorted.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{TEXT.caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{TEXT.kind}</th>
-              <th scope="col">{TEXT.created}</th>
-              <th scope="col">{TEXT.lastSeen}</th>
-              <th scope="col">
-                <span class="visually-hidden">{TEXT.actions}</span>
+        <DataTable caption={t('console.accountSessions.caption')} columns={[t('console.accountSessions.kind'), t('console.accountSessions.created'), t('console.accountSessions.lastSeen')]} actions={t('console.accountSessions.actions')}>
+          {sorted.map((session) => (
+            <tr key={session.sessionId}>
+              <th scope="row" data-label={t('console.accountSessions.kind')}>
+                {t(KIND_KEYS[session.kind])} {session.current && <Badge tone="accent">{t('console.accountSessions.thisSession')}</Badge>}
               </th>
+              <td data-label={t('console.accountSessions.created')}>
+                <Time value={session.createdAt} />
+              </td>
+              <td data-label={t('console.accountSessions.lastSeen')}>
+                <Time value={session.lastSeenAt} />
+              </td>
+              <td data-label={t('console.accountSessions.actions')}>
+                {!session.current && (
+                  <button
+                    type="button"
+                    class="button button-small"
+                    onClick={() => setEnding(session)}
+                    aria-label={t('console.accountSessions.endLabel', { kind: t(KIND_KEYS[session.kind]), created: new Date(session.createdAt).toLocaleString(currentLocale()) })}
+                  >
+                    {t('console.accountSessions.end')}
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {sorted.map((session) => (
-              <tr key={session.sessionId}>
-                <th scope="row" data-label={TEXT.kind}>
-                  {TEXT.kinds[session.kind]} {session.current && <Badge tone="accent">{TEXT.thisSession}</Badge>}
-                </th>
-                <td data-label={TEXT.created}>
-                  <Time value={session.createdAt} />
-                </td>
-                <td data-label={TEXT.lastSeen}>
-                  <Time value={session.lastSeenAt} />
-                </td>
-                <td data-label={TEXT.actions}>
-                  {!session.current && (
-                    <button
-                      type="button"
-                      class="button button-small"
-                      onClick={() => setEnding(session)}
-                      aria-label={TEXT.endLabel(TEXT.kinds[session.kind], new Date(session.createdAt).toLocaleString(currentLocale()))}
-                    >
-                      {TEXT.end}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       <ConfirmDialog
         open={ending !== null}
-        title={TEXT.confirmTitle}
-        confirmLabel={TEXT.end}
+        title={t('console.accountSessions.confirmTitle')}
+        confirmLabel={t('console.accountSessions.end')}
         danger
         onConfirm={() => (ending ? end(ending) : Promise.resolve())}
         onClose={() => setEnding(null)}
       >
         <p>
-          <strong>{ending ? TEXT.kinds[ending.kind] : ''}</strong>. {ending ? TEXT.confirmBody[ending.kind] : ''}
+          <strong>{ending ? t(KIND_KEYS[ending.kind]) : ''}</strong>. {ending ? t(CONFIRM_BODY_KEYS[ending.kind]) : ''}
         </p>
       </ConfirmDialog>
     </section>

@@ -1,69 +1,16 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Factor, TotpEnrolment } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
-import { TextField } from '../components/field.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { OneTimeCodeField } from '../components/one-time-code-field.tsx';
 import { QrCode } from '../components/qr-code.tsx';
-import { toApiError } from '../use-resource.ts';
+import { FactorNameForm } from './factor-name-form.tsx';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get title() {
-    return t('console.addAuthenticator.title');
-  },
-  get intro() {
-    return t('console.addAuthenticator.intro');
-  },
-  get name() {
-    return t('console.addAuthenticator.name');
-  },
-  get nameHint() {
-    return t('console.addAuthenticator.nameHint');
-  },
-  get defaultName() {
-    return t('console.addAuthenticator.defaultName');
-  },
-  get next() {
-    return t('console.addAuthenticator.next');
-  },
-  get starting() {
-    return t('console.addAuthenticator.starting');
-  },
-  get scan() {
-    return t('console.addAuthenticator.scan');
-  },
-  get qrLabel() {
-    return t('console.addAuthenticator.qrLabel');
-  },
-  get secret() {
-    return t('console.addAuthenticator.secret');
-  },
-  get secretHint() {
-    return t('console.addAuthenticator.secretHint');
-  },
-  get copySecret() {
-    return t('console.addAuthenticator.copySecret');
-  },
-  get code() {
-    return t('console.addAuthenticator.code');
-  },
-  get codeHint() {
-    return t('console.addAuthenticator.codeHint');
-  },
-  get confirm() {
-    return t('console.addAuthenticator.confirm');
-  },
-  get confirming() {
-    return t('console.addAuthenticator.confirming');
-  },
-  get cancel() {
-    return t('console.addAuthenticator.cancel');
-  },
-};
 
 interface AddAuthenticatorDialogProps {
   open: boolean;
@@ -77,8 +24,6 @@ export function AddAuthenticatorDialog({ open, onClose, onAdded }: AddAuthentica
   const [name, setName] = useState('');
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
   const secretId = useId();
   const scanStep = useRef<HTMLParagraphElement>(null);
 
@@ -91,89 +36,51 @@ export function AddAuthenticatorDialog({ open, onClose, onAdded }: AddAuthentica
     setName('');
     setEnrolment(null);
     setCode('');
-    setError(undefined);
   };
-  const close = () => {
-    reset();
-    onClose();
-  };
+  const dialog = useSubmit(onClose, reset);
+  const { error, busy } = dialog;
 
-  const start = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      setEnrolment(await unwrap(api.POST('/account/factors/totp', { body: { name: name.trim() || TEXT.defaultName } })));
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const start = dialog.submit(async () => {
+    setEnrolment(await unwrap(api.POST('/account/factors/totp', { body: { name: name.trim() || t('console.addAuthenticator.defaultName') } })));
+  });
 
-  const confirm = async (event: Event) => {
-    event.preventDefault();
-    if (!enrolment) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+  const confirm = dialog.submit(
+    async () => {
+      if (!enrolment) return;
       const result = await unwrap(
         api.POST('/account/factors/totp/{factorId}/confirm', { params: { path: { factorId: enrolment.factorId } }, body: { code: code.replace(/\s/g, '') } }),
       );
       reset();
       onAdded(result.factor, result.recoveryCodes);
-    } catch (caught) {
-      setError(toApiError(caught));
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    () => setCode(''),
+  );
 
   return (
-    <Dialog open={open} title={TEXT.title} onClose={close} wide>
+    <Dialog open={open} title={t('console.addAuthenticator.title')} onClose={dialog.close} wide>
       {!enrolment ? (
-        <form onSubmit={start} noValidate>
-          <p>{TEXT.intro}</p>
-          <FormError error={error} fieldsShown />
-          <TextField label={TEXT.name} name="name" value={name} onValue={setName} placeholder={TEXT.defaultName} hint={TEXT.nameHint} error={error?.fieldErrors.name} />
-          <div class="actions dialog-actions">
-            <button type="button" class="button" onClick={close}>
-              {TEXT.cancel}
-            </button>
-            <button type="submit" class="button button-primary" disabled={busy}>
-              {busy ? TEXT.starting : TEXT.next}
-            </button>
-          </div>
-        </form>
+        <FactorNameForm texts="console.addAuthenticator" name={name} onName={setName} submission={dialog} onSubmit={start} label={t('console.addAuthenticator.next')} busyLabel={t('console.addAuthenticator.starting')} />
       ) : (
         <form onSubmit={confirm} noValidate>
           <p ref={scanStep} tabIndex={-1}>
-            {TEXT.scan}
+            {t('console.addAuthenticator.scan')}
           </p>
           <div class="qr-frame">
-            <QrCode svg={enrolment.qrCodeSvg} label={TEXT.qrLabel} />
+            <QrCode svg={enrolment.qrCodeSvg} label={t('console.addAuthenticator.qrLabel')} />
           </div>
           <div class="field">
-            <label for={secretId}>{TEXT.secret}</label>
+            <label for={secretId}>{t('console.addAuthenticator.secret')}</label>
             <div class="copy-row">
               <input id={secretId} class="secret-input" type="text" readOnly value={enrolment.secret} spellcheck={false} aria-describedby={`${secretId}-hint`} />
-              <CopyButton text={enrolment.secret} label={TEXT.copySecret} fallbackTargetId={secretId} />
+              <CopyButton text={enrolment.secret} label={t('console.addAuthenticator.copySecret')} fallbackTargetId={secretId} />
             </div>
             <p class="field-hint" id={`${secretId}-hint`}>
-              {TEXT.secretHint}
+              {t('console.addAuthenticator.secretHint')}
             </p>
           </div>
           <FormError error={error} fieldsShown />
-          <OneTimeCodeField label={TEXT.code} hint={TEXT.codeHint} name="code" value={code} onValue={setCode} error={error?.fieldErrors.code} />
-          <div class="actions dialog-actions">
-            <button type="button" class="button" onClick={close}>
-              {TEXT.cancel}
-            </button>
-            <button type="submit" class="button button-primary" disabled={busy}>
-              {busy ? TEXT.confirming : TEXT.confirm}
-            </button>
-          </div>
+          <OneTimeCodeField label={t('console.addAuthenticator.code')} hint={t('console.addAuthenticator.codeHint')} name="code" value={code} onValue={setCode} error={error?.fieldErrors.code} />
+          <DialogActions onCancel={dialog.close} cancelLabel={t('console.addAuthenticator.cancel')} label={t('console.addAuthenticator.confirm')} busyLabel={t('console.addAuthenticator.confirming')} busy={busy} />
         </form>
       )}
     </Dialog>

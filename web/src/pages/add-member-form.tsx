@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ASSIGNABLE_ROLES } from '../../../src/domain/roles.ts';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { AssignableRole, DirectoryUser, Member } from '../api/types.ts';
 import { Field, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 import { roleName } from '../roles.ts';
 import { sessionUser } from '../session.ts';
@@ -24,49 +25,46 @@ export function AddMemberForm({ existing, onAdd }: AddMemberFormProps) {
   const [account, setAccount] = useState('');
   const suggestions = usePeopleSuggestions(sessionUser()?.isAdmin === true ? account.trim() : '');
   const [role, setRole] = useState<AssignableRole>('maintainer');
-  const [busy, setBusy] = useState(false);
   const [accountError, setAccountError] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const { busy, error, clearError, submit: send } = useSubmit();
   const [added, setAdded] = useState('');
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setError(undefined);
-    setAdded('');
+  const add = send(async () => {
     const wanted = account.trim();
-    if (!wanted) {
-      setAccountError(t('console.addMember.missing'));
+    let user: DirectoryUser;
+    try {
+      ({ user } = await unwrap(api.GET('/users/lookup', { params: { query: { account: wanted } } })));
+    } catch (caught) {
+      const apiError = toApiError(caught);
+      if (apiError.code !== 'not_found') throw apiError;
+      setAccountError(t('console.addMember.unknown', { account: wanted }));
       return;
     }
-    setAccountError(undefined);
-    setBusy(true);
+    if (existing.some((member) => member.subjectId === user.subjectId)) {
+      setAccountError(t('console.addMember.already', { name: user.displayName, account: user.account }));
+      return;
+    }
     try {
-      let user: DirectoryUser;
-      try {
-        ({ user } = await unwrap(api.GET('/users/lookup', { params: { query: { account: wanted } } })));
-      } catch (caught) {
-        const apiError = toApiError(caught);
-        if (apiError.code === 'not_found') {
-          setAccountError(t('console.addMember.unknown', { account: wanted }));
-          return;
-        }
-        throw apiError;
-      }
-      if (existing.some((member) => member.subjectId === user.subjectId)) {
-        setAccountError(t('console.addMember.already', { name: user.displayName, account: user.account }));
-        return;
-      }
       if (await onAdd(user.subjectId, user.account, role)) {
         setAccount('');
         setAdded(t('console.addMember.added', { name: user.displayName, account: user.account, role: roleName(role) }));
       }
     } catch (caught) {
       const apiError = toApiError(caught);
-      if (apiError.code === 'member_exists') setAccountError(apiError.message);
-      else setError(apiError);
-    } finally {
-      setBusy(false);
+      if (apiError.code !== 'member_exists') throw apiError;
+      setAccountError(apiError.message);
     }
+  });
+  const submit = (event: Event) => {
+    event.preventDefault();
+    clearError();
+    setAdded('');
+    if (!account.trim()) {
+      setAccountError(t('console.addMember.missing'));
+      return;
+    }
+    setAccountError(undefined);
+    void add();
   };
 
   return (

@@ -4,44 +4,10 @@ import { ApiError, api, unwrap } from '../api/client.ts';
 import type { operations } from '../api/schema.ts';
 import type { Factor } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
-import { TextField } from '../components/field.tsx';
-import { FormError } from '../components/form-error.tsx';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
+import { FactorNameForm } from './factor-name-form.tsx';
 import { t } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get title() {
-    return t('console.addPasskey.title');
-  },
-  get intro() {
-    return t('console.addPasskey.intro');
-  },
-  get name() {
-    return t('console.addPasskey.name');
-  },
-  get nameHint() {
-    return t('console.addPasskey.nameHint');
-  },
-  get defaultName() {
-    return t('console.addPasskey.defaultName');
-  },
-  get create() {
-    return t('console.addPasskey.create');
-  },
-  get creating() {
-    return t('console.addPasskey.creating');
-  },
-  get cancel() {
-    return t('console.addPasskey.cancel');
-  },
-  get cancelled() {
-    return t('console.addPasskey.cancelled');
-  },
-  get failed() {
-    return t('console.addPasskey.failed');
-  },
-};
 
 interface AddPasskeyDialogProps {
   open: boolean;
@@ -53,51 +19,23 @@ interface AddPasskeyDialogProps {
 /** Names the passkey, lets the browser make it from Sesame's options, and registers the browser's answer. */
 export function AddPasskeyDialog({ open, onClose, onAdded }: AddPasskeyDialogProps) {
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose, () => setName(''));
 
-  const close = () => {
+  const create = dialog.submit(async () => {
+    const options = await unwrap(api.POST('/account/factors/passkeys/options'));
+    const credential = await startRegistration({ optionsJSON: options as PublicKeyCredentialCreationOptionsJSON }).catch((caught: unknown) => {
+      throw browserProblem(caught);
+    });
+    const result = await unwrap(
+      api.POST('/account/factors/passkeys', { body: { name: name.trim() || t('console.addPasskey.defaultName'), response: credential as unknown as PasskeyAnswer } }),
+    );
     setName('');
-    setError(undefined);
-    onClose();
-  };
-
-  const create = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const options = await unwrap(api.POST('/account/factors/passkeys/options'));
-      const credential = await startRegistration({ optionsJSON: options as PublicKeyCredentialCreationOptionsJSON }).catch((caught: unknown) => {
-        throw browserProblem(caught);
-      });
-      const result = await unwrap(
-        api.POST('/account/factors/passkeys', { body: { name: name.trim() || TEXT.defaultName, response: credential as unknown as PasskeyAnswer } }),
-      );
-      setName('');
-      onAdded(result.factor, result.recoveryCodes);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+    onAdded(result.factor, result.recoveryCodes);
+  });
 
   return (
-    <Dialog open={open} title={TEXT.title} onClose={close}>
-      <form onSubmit={create} noValidate>
-        <p>{TEXT.intro}</p>
-        <FormError error={error} fieldsShown />
-        <TextField label={TEXT.name} name="name" value={name} onValue={setName} placeholder={TEXT.defaultName} hint={TEXT.nameHint} error={error?.fieldErrors.name} />
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={close}>
-            {TEXT.cancel}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? TEXT.creating : TEXT.create}
-          </button>
-        </div>
-      </form>
+    <Dialog open={open} title={t('console.addPasskey.title')} onClose={dialog.close}>
+      <FactorNameForm texts="console.addPasskey" name={name} onName={setName} submission={dialog} onSubmit={create} label={t('console.addPasskey.create')} busyLabel={t('console.addPasskey.creating')} />
     </Dialog>
   );
 }
@@ -107,5 +45,5 @@ type PasskeyAnswer = operations['addPasskey']['requestBody']['content']['applica
 /** The browser's refusal in words: a cancelled prompt is the person's choice, anything else a problem here. */
 function browserProblem(caught: unknown): ApiError {
   const cancelled = caught instanceof WebAuthnError ? caught.code === 'ERROR_CEREMONY_ABORTED' || caught.name === 'NotAllowedError' : caught instanceof Error && caught.name === 'NotAllowedError';
-  return new ApiError(0, 'passkey_not_made', cancelled ? TEXT.cancelled : TEXT.failed);
+  return new ApiError(0, 'passkey_not_made', cancelled ? t('console.addPasskey.cancelled') : t('console.addPasskey.failed'));
 }

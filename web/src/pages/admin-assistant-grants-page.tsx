@@ -3,9 +3,11 @@ import { api, unwrap } from '../api/client.ts';
 import type { AssistantGrant } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { DataTable } from '../components/data-table.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 
@@ -52,58 +54,42 @@ export function AdminAssistantGrantsPage() {
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {first.error && <LoadError error={first.error} onRetry={() => void first.reload()} />}
-      {!first.data && !first.error && <Loading what={t('console.assistantGrants.loading')} />}
+      <LoadState resource={first} what={t('console.assistantGrants.loading')} />
       {first.data && grants.length === 0 && <p class="muted">{t('console.assistantGrants.none')}</p>}
       {first.data && grants.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.assistantGrants.caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.assistantGrants.assistant')}</th>
-              <th scope="col">{t('console.assistantGrants.person')}</th>
-              <th scope="col">{t('console.assistantGrants.access')}</th>
-              <th scope="col">{t('console.assistantGrants.granted')}</th>
-              <th scope="col">{t('console.assistantGrants.lastUsed')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('console.assistantGrants.actions')}</span>
+        <DataTable caption={t('console.assistantGrants.caption')} columns={[t('console.assistantGrants.assistant'), t('console.assistantGrants.person'), t('console.assistantGrants.access'), t('console.assistantGrants.granted'), t('console.assistantGrants.lastUsed')]} actions={t('console.assistantGrants.actions')}>
+          {grants.map((grant) => (
+            <tr key={grant.grantId}>
+              <th scope="row" data-label={t('console.assistantGrants.assistant')}>
+                {grant.displayName}
+                <span class="block small muted">{grant.clientId}</span>
               </th>
+              <td data-label={t('console.assistantGrants.person')}>{grant.account}</td>
+              <td data-label={t('console.assistantGrants.access')}>
+                <span class="page-badges">
+                  {grant.scopes
+                    .filter((scope): scope is keyof typeof SCOPE_KEYS => scope in SCOPE_KEYS)
+                    .map((scope) => (
+                      <Badge key={scope} tone={scope === 'sesame:read' ? 'neutral' : 'accent'}>
+                        {t(SCOPE_KEYS[scope])}
+                      </Badge>
+                    ))}
+                </span>
+              </td>
+              <td data-label={t('console.assistantGrants.granted')}>
+                <Time value={grant.grantedAt} />
+              </td>
+              <td data-label={t('console.assistantGrants.lastUsed')}>
+                <Time value={grant.lastUsedAt} empty={t('console.assistantGrants.never')} />
+              </td>
+              <td data-label={t('console.assistantGrants.actions')}>
+                <RowButton onClick={() => setPending(grant)} label={t('console.assistantGrants.revokeLabel', { assistant: grant.displayName, account: grant.account })}>
+                  {t('console.assistantGrants.revoke')}
+                </RowButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {grants.map((grant) => (
-              <tr key={grant.grantId}>
-                <th scope="row" data-label={t('console.assistantGrants.assistant')}>
-                  {grant.displayName}
-                  <span class="block small muted">{grant.clientId}</span>
-                </th>
-                <td data-label={t('console.assistantGrants.person')}>{grant.account}</td>
-                <td data-label={t('console.assistantGrants.access')}>
-                  <span class="page-badges">
-                    {grant.scopes
-                      .filter((scope): scope is keyof typeof SCOPE_KEYS => scope in SCOPE_KEYS)
-                      .map((scope) => (
-                        <Badge key={scope} tone={scope === 'sesame:read' ? 'neutral' : 'accent'}>
-                          {t(SCOPE_KEYS[scope])}
-                        </Badge>
-                      ))}
-                  </span>
-                </td>
-                <td data-label={t('console.assistantGrants.granted')}>
-                  <Time value={grant.grantedAt} />
-                </td>
-                <td data-label={t('console.assistantGrants.lastUsed')}>
-                  <Time value={grant.lastUsedAt} empty={t('console.assistantGrants.never')} />
-                </td>
-                <td data-label={t('console.assistantGrants.actions')}>
-                  <button type="button" class="button button-small" onClick={() => setPending(grant)} aria-label={t('console.assistantGrants.revokeLabel', { assistant: grant.displayName, account: grant.account })}>
-                    {t('console.assistantGrants.revoke')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {nextBefore && (
         <div class="actions">

@@ -1,68 +1,35 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, unwrap, type ApiError } from '../api/client.ts';
 import type { AdminUser, Group, GroupMember } from '../api/types.ts';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { DataTable } from '../components/data-table.tsx';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextAreaField, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
-import { PageHeader } from '../components/page-header.tsx';
+import { Loading } from '../components/load-state.tsx';
+import { NamedRecordsPage } from '../components/named-records-page.tsx';
+import { RowButton } from '../components/row-button.tsx';
+import { useSubmit } from '../use-submit.ts';
 import { toApiError, useResource } from '../use-resource.ts';
 import { t } from '../i18n.ts';
 
 /** Groups (administrators): what applications authorise with, released as the `groups` claim. */
 export function AdminGroupsPage() {
   const groups = useResource('admin-groups', () => unwrap(api.GET('/admin/groups')).then((r) => r.groups));
-  const [editing, setEditing] = useState<{ group: Group | null } | null>(null);
-  const [removing, setRemoving] = useState<Group | null>(null);
   const [members, setMembers] = useState<Group | null>(null);
-  const [notice, setNotice] = useState('');
-
-  const replace = (saved: Group) => {
-    const known = (groups.data ?? []).some((g) => g.name === saved.name);
-    const next = known ? (groups.data ?? []).map((g) => (g.name === saved.name ? saved : g)) : [...(groups.data ?? []), saved].sort((a, b) => (a.name < b.name ? -1 : 1));
-    groups.set(next);
-    setNotice(t(known ? 'console.groups.saved' : 'console.groups.added', { name: saved.displayName }));
-  };
-  const remove = async (group: Group) => {
-    await unwrap(api.DELETE('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version } }));
-    groups.set((groups.data ?? []).filter((g) => g.name !== group.name));
-    setNotice(t('console.groups.removed', { name: group.displayName }));
-  };
 
   return (
     <>
-      <PageHeader
-        title={t('console.groups.title')}
-        actions={
-          <button type="button" class="button button-primary" onClick={() => setEditing({ group: null })}>
-            {t('console.groups.add')}
-          </button>
-        }
-      >
-        <p class="muted">{t('console.groups.intro')}</p>
-      </PageHeader>
-      <p class="small success-text" role="status">
-        {notice}
-      </p>
-      {groups.error && <LoadError error={groups.error} onRetry={() => void groups.reload()} />}
-      {!groups.data && !groups.error && <Loading what={t('console.groups.loading')} />}
-      {groups.data && groups.data.length === 0 && <p class="muted">{t('console.groups.none')}</p>}
-      {groups.data && groups.data.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.groups.caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.groups.group')}</th>
-              <th scope="col">{t('console.groups.description')}</th>
-              <th scope="col">{t('console.groups.memberCount')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('console.groups.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.data.map((group) => (
+      <NamedRecordsPage
+        texts="console.groups"
+        records={groups}
+        compare={(a, b) => (a.name < b.name ? -1 : 1)}
+        remove={async (group) => {
+          await unwrap(api.DELETE('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version } }));
+        }}
+        table={(list, actions) => (
+          <DataTable caption={t('console.groups.caption')} columns={[t('console.groups.group'), t('console.groups.description'), t('console.groups.memberCount')]} actions={t('console.groups.actions')}>
+            {list.map((group) => (
               <tr key={group.name}>
                 <th scope="row" data-label={t('console.groups.group')}>
                   {group.displayName}
@@ -74,30 +41,24 @@ export function AdminGroupsPage() {
                 <td data-label={t('console.groups.memberCount')}>{group.memberCount}</td>
                 <td data-label={t('console.groups.actions')}>
                   <div class="actions">
-                    <button type="button" class="button button-small" onClick={() => setMembers(group)} aria-label={t('console.groups.membersLabel', { name: group.displayName })}>
+                    <RowButton onClick={() => setMembers(group)} label={t('console.groups.membersLabel', { name: group.displayName })}>
                       {t('console.groups.members')}
-                    </button>
-                    <button type="button" class="button button-small" onClick={() => setEditing({ group })} aria-label={t('console.groups.editLabel', { name: group.displayName })}>
+                    </RowButton>
+                    <RowButton onClick={() => actions.edit(group)} label={t('console.groups.editLabel', { name: group.displayName })}>
                       {t('console.groups.edit')}
-                    </button>
-                    <button type="button" class="button button-small" onClick={() => setRemoving(group)} aria-label={t('console.groups.removeLabel', { name: group.displayName })}>
+                    </RowButton>
+                    <RowButton onClick={() => actions.askToRemove(group)} label={t('console.groups.removeLabel', { name: group.displayName })}>
                       {t('console.groups.remove')}
-                    </button>
+                    </RowButton>
                   </div>
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      )}
-
-      <GroupDialog open={editing !== null} group={editing?.group ?? null} onClose={() => setEditing(null)} onSaved={replace} />
+          </DataTable>
+        )}
+        dialog={(editing, close, saved) => <GroupDialog open={editing !== null} group={editing?.record ?? null} onClose={close} onSaved={saved} />}
+      />
       <GroupMembersDialog group={members} onClose={() => setMembers(null)} onCountChanged={() => void groups.reload()} />
-      <ConfirmDialog open={removing !== null} title={t('console.groups.removeTitle')} confirmLabel={t('console.groups.removeConfirm')} danger onConfirm={() => (removing ? remove(removing) : Promise.resolve())} onClose={() => setRemoving(null)}>
-        <p>
-          <strong>{removing?.displayName}</strong> ({removing?.name}): {t('console.groups.removeBody')}
-        </p>
-      </ConfirmDialog>
     </>
   );
 }
@@ -107,52 +68,31 @@ function GroupDialog({ open, group, onClose, onSaved }: { open: boolean; group: 
   const [name, setName] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [description, setDescription] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose);
   useEffect(() => {
     if (!open) return;
     setName(group?.name ?? '');
     setDisplayName(group?.displayName ?? '');
     setDescription(group?.description ?? '');
   }, [open, group]);
-  const errors = error?.fieldErrors ?? {};
+  const errors = dialog.fieldErrors;
 
-  const close = () => {
-    setError(undefined);
-    onClose();
-  };
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const saved = group
-        ? (await unwrap(api.PATCH('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version, displayName, description } }))).group
-        : (await unwrap(api.POST('/admin/groups', { body: { name: name.trim(), displayName, ...(description.trim() ? { description } : {}) } }))).group;
-      close();
-      onSaved(saved);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = dialog.submit(async () => {
+    const saved = group
+      ? (await unwrap(api.PATCH('/admin/groups/{name}', { params: { path: { name: group.name } }, body: { expectedVersion: group.version, displayName, description } }))).group
+      : (await unwrap(api.POST('/admin/groups', { body: { name: name.trim(), displayName, ...(description.trim() ? { description } : {}) } }))).group;
+    dialog.close();
+    onSaved(saved);
+  });
 
   return (
-    <Dialog open={open} title={group ? t('console.groups.editTitle', { name: group.displayName }) : t('console.groups.addTitle')} onClose={close}>
+    <Dialog open={open} title={group ? t('console.groups.editTitle', { name: group.displayName }) : t('console.groups.addTitle')} onClose={dialog.close}>
       <form onSubmit={submit} noValidate>
-        <FormError error={error} fieldsShown />
+        <FormError error={dialog.error} fieldsShown />
         {!group && <TextField label={t('console.groups.name')} value={name} onValue={setName} hint={t('console.groups.nameHint')} autoCapitalize="none" spellcheck={false} autoComplete="off" error={errors.name} />}
         <TextField label={t('console.groups.displayName')} value={displayName} onValue={setDisplayName} error={errors.displayName} />
         <TextAreaField label={t('console.groups.descriptionOptional')} value={description} onValue={setDescription} rows={2} error={errors.description} />
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={close}>
-            {t('console.common.cancel')}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? t('console.common.working') : group ? t('console.groups.save') : t('console.groups.create')}
-          </button>
-        </div>
+        <DialogActions onCancel={dialog.close} label={group ? t('console.groups.save') : t('console.groups.create')} busyLabel={t('console.common.working')} busy={dialog.busy} />
       </form>
     </Dialog>
   );
@@ -219,9 +159,9 @@ function GroupMembersDialog({ group, onClose, onCountChanged }: { group: Group |
             {candidates.map((person) => (
               <li key={person.subjectId}>
                 {person.displayName} <span class="muted">({person.account})</span>{' '}
-                <button type="button" class="button button-small" onClick={() => void change(person, true)} aria-label={t('console.groups.addMemberLabel', { account: person.account })}>
+                <RowButton onClick={() => void change(person, true)} label={t('console.groups.addMemberLabel', { account: person.account })}>
                   {t('console.groups.addMember')}
-                </button>
+                </RowButton>
               </li>
             ))}
           </ul>
@@ -230,34 +170,22 @@ function GroupMembersDialog({ group, onClose, onCountChanged }: { group: Group |
       {members === null && !error && <Loading what={t('console.groups.loadingMembers')} />}
       {members !== null && members.length === 0 && <p class="muted">{t('console.groups.noMembers')}</p>}
       {members !== null && members.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{group ? t('console.groups.membersTitle', { name: group.displayName }) : ''}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.groups.person')}</th>
-              <th scope="col">{t('console.groups.source')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('console.groups.actions')}</span>
+        <DataTable caption={group ? t('console.groups.membersTitle', { name: group.displayName }) : ''} columns={[t('console.groups.person'), t('console.groups.source')]} actions={t('console.groups.actions')}>
+          {shownMembers.map((member) => (
+            <tr key={member.subjectId}>
+              <th scope="row" data-label={t('console.groups.person')}>
+                {member.displayName}
+                <span class="block small muted">{member.account}</span>
               </th>
+              <td data-label={t('console.groups.source')}>{sourceText(member.source)}</td>
+              <td data-label={t('console.groups.actions')}>
+                <RowButton onClick={() => void change(member, false)} label={t('console.groups.removeMemberLabel', { account: member.account })}>
+                  {t('console.groups.removeMember')}
+                </RowButton>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {shownMembers.map((member) => (
-              <tr key={member.subjectId}>
-                <th scope="row" data-label={t('console.groups.person')}>
-                  {member.displayName}
-                  <span class="block small muted">{member.account}</span>
-                </th>
-                <td data-label={t('console.groups.source')}>{sourceText(member.source)}</td>
-                <td data-label={t('console.groups.actions')}>
-                  <button type="button" class="button button-small" onClick={() => void change(member, false)} aria-label={t('console.groups.removeMemberLabel', { account: member.account })}>
-                    {t('console.groups.removeMember')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       <div class="actions dialog-actions">
         <button type="button" class="button" onClick={onClose}>

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../api/client.ts';
 import { FormError } from '../components/form-error.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { t } from '../i18n.ts';
 import { toApiError, useResource } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 
 const POLICIES = ['none', 'admins', 'everyone'] as const;
 type Policy = (typeof POLICIES)[number];
@@ -18,8 +19,7 @@ const POLICY_KEYS = {
 export function AdminSettingsPage() {
   const settings = useResource('admin-settings', () => unwrap(api.GET('/admin/settings')).then((r) => r.settings));
   const [choice, setChoice] = useState<Policy>('none');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const { busy, error, submit } = useSubmit();
   const [notice, setNotice] = useState('');
   const [shownVersion, setShownVersion] = useState<number | null>(null);
   useEffect(() => {
@@ -28,11 +28,8 @@ export function AdminSettingsPage() {
     if (settings.data) setShownVersion(settings.data.version);
   }, [settings.data?.version]);
 
-  const save = async (event: Event) => {
-    event.preventDefault();
+  const save = submit(async () => {
     if (!settings.data) return;
-    setBusy(true);
-    setError(undefined);
     setNotice('');
     try {
       const { settings: saved } = await unwrap(api.PATCH('/admin/settings', { body: { mfaRequired: choice, expectedSettingsVersion: settings.data.version } }));
@@ -40,24 +37,20 @@ export function AdminSettingsPage() {
       setNotice(t('console.policy.saved'));
     } catch (caught) {
       const apiError = toApiError(caught);
-      if (apiError.code === 'version_conflict') {
-        const latest = await settings.reload();
-        setNotice('');
-        // The person's choice stays selected, to save again on the latest version once they have seen the other change.
-        setError(new ApiError(apiError.status, apiError.code, t('console.policy.conflict', { policy: latest ? t(POLICY_KEYS[latest.mfaRequired][0]) : '' })));
-      } else setError(apiError);
-    } finally {
-      setBusy(false);
+      if (apiError.code !== 'version_conflict') throw apiError;
+      const latest = await settings.reload();
+      setNotice('');
+      // The person's choice stays selected, to save again on the latest version once they have seen the other change.
+      throw new ApiError(apiError.status, apiError.code, t('console.policy.conflict', { policy: latest ? t(POLICY_KEYS[latest.mfaRequired][0]) : '' }));
     }
-  };
+  });
 
   return (
     <>
       <PageHeader title={t('console.policy.title')}>
         <p class="muted">{t('console.policy.intro')}</p>
       </PageHeader>
-      {settings.error && <LoadError error={settings.error} onRetry={() => void settings.reload()} />}
-      {!settings.data && !settings.error && <Loading what={t('console.policy.title')} />}
+      <LoadState resource={settings} what={t('console.policy.title')} />
       {settings.data && (
         <form class="card section-card" onSubmit={save} noValidate>
           <FormError error={error} />

@@ -4,8 +4,10 @@ import { api, unwrap } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { DataTable } from '../components/data-table.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { sessionUser } from '../session.ts';
 import { useResource } from '../use-resource.ts';
 import { CreateUserDialog } from './create-user-dialog.tsx';
@@ -77,80 +79,66 @@ export function AdminUsersPage() {
       <p class="small success-text" role="status">
         {notice}
       </p>
-      {users.error && <LoadError error={users.error} onRetry={() => void users.reload()} />}
-      {!users.data && !users.error && <Loading what={t('console.what.users')} />}
+      <LoadState resource={users} what={t('console.what.users')} />
       {list && list.length === 0 && <p class="muted">{t(query ? 'console.users.noMatch' : 'console.users.none', { query })}</p>}
       {list && list.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.users.caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.users.user')}</th>
-              <th scope="col">{t('console.users.email')}</th>
-              <th scope="col">{t('console.users.status')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('console.users.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((user) => {
-              const self = user.subjectId === me?.subjectId;
-              return (
-                <tr key={user.subjectId}>
-                  <th scope="row" data-label={t('console.users.user')}>
-                    {user.displayName}
-                    {self && <span class="muted"> {t('console.users.you')}</span>} {user.isAdmin && <Badge tone="accent">{t('console.admin')}</Badge>}
-                    <span class="block small muted">{user.account}</span>
-                    {user.groups.length > 0 && <span class="block small muted">{t('console.users.groups', { groups: user.groups.join(', ') })}</span>}
-                  </th>
-                  <td data-label={t('console.users.email')}>{user.email ?? <span class="muted">{t('console.users.noEmail')}</span>}</td>
-                  <td data-label={t('console.users.status')}>
-                    <Badge tone={user.status === 'active' ? 'success' : 'danger'}>{t(user.status === 'active' ? 'console.users.active' : 'console.users.disabled')}</Badge>
-                  </td>
-                  <td data-label={t('console.users.actions')}>
-                    <div class="actions">
-                      <button type="button" class="button button-small" onClick={() => setEditing(user)} aria-label={t('console.users.editLabel', { account: user.account })}>
-                        {t('console.users.edit')}
-                      </button>
-                      <button type="button" class="button button-small" onClick={() => setResetting(user)} aria-label={t('console.users.resetLabel', { account: user.account })}>
-                        {t('console.users.reset')}
-                      </button>
-                      {!self && (
-                        <>
-                          <button
-                            type="button"
-                            class="button button-small"
-                            onClick={() => setPending({ user, kind: 'admin' })}
-                            aria-label={t(user.isAdmin ? 'console.users.withdrawAdminLabel' : 'console.users.makeAdminLabel', { account: user.account })}
-                          >
-                            {t(user.isAdmin ? 'console.users.withdrawAdmin' : 'console.users.makeAdmin')}
-                          </button>
-                          <button
-                            type="button"
-                            class="button button-small"
-                            onClick={() => setPending({ user, kind: 'factors' })}
-                            aria-label={t('console.users.resetFactorsLabel', { account: user.account })}
-                          >
-                            {t('console.users.resetFactors')}
-                          </button>
-                          <button
-                            type="button"
-                            class="button button-small"
-                            onClick={() => setPending({ user, kind: 'status' })}
-                            aria-label={t(user.status === 'active' ? 'console.users.disableLabel' : 'console.users.enableLabel', { account: user.account })}
-                          >
-                            {t(user.status === 'active' ? 'console.users.disable' : 'console.users.enable')}
-                          </button>
-                        </>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable caption={t('console.users.caption')} columns={[t('console.users.user'), t('console.users.email'), t('console.users.status')]} actions={t('console.users.actions')}>
+          {list.map((user) => {
+            const self = user.subjectId === me?.subjectId;
+            return (
+              <tr key={user.subjectId}>
+                <th scope="row" data-label={t('console.users.user')}>
+                  {user.displayName}
+                  {self && <span class="muted"> {t('console.users.you')}</span>} {user.isAdmin && <Badge tone="accent">{t('console.admin')}</Badge>}
+                  <span class="block small muted">{user.account}</span>
+                  {user.groups.length > 0 && <span class="block small muted">{t('console.users.groups', { groups: user.groups.join(', ') })}</span>}
+                </th>
+                <td data-label={t('console.users.email')}>{user.email ?? <span class="muted">{t('console.users.noEmail')}</span>}</td>
+                <td data-label={t('console.users.status')}>
+                  <Badge tone={user.status === 'active' ? 'success' : 'danger'}>{t(user.status === 'active' ? 'console.users.active' : 'console.users.disabled')}</Badge>
+                </td>
+                <td data-label={t('console.users.actions')}>
+                  <div class="actions">
+                    <RowButton onClick={() => setEditing(user)} label={t('console.users.editLabel', { account: user.account })}>
+                      {t('console.users.edit')}
+                    </RowButton>
+                    <RowButton onClick={() => setResetting(user)} label={t('console.users.resetLabel', { account: user.account })}>
+                      {t('console.users.reset')}
+                    </RowButton>
+                    {!self && (
+                      <>
+                        <button
+                          type="button"
+                          class="button button-small"
+                          onClick={() => setPending({ user, kind: 'admin' })}
+                          aria-label={t(user.isAdmin ? 'console.users.withdrawAdminLabel' : 'console.users.makeAdminLabel', { account: user.account })}
+                        >
+                          {t(user.isAdmin ? 'console.users.withdrawAdmin' : 'console.users.makeAdmin')}
+                        </button>
+                        <button
+                          type="button"
+                          class="button button-small"
+                          onClick={() => setPending({ user, kind: 'factors' })}
+                          aria-label={t('console.users.resetFactorsLabel', { account: user.account })}
+                        >
+                          {t('console.users.resetFactors')}
+                        </button>
+                        <button
+                          type="button"
+                          class="button button-small"
+                          onClick={() => setPending({ user, kind: 'status' })}
+                          aria-label={t(user.status === 'active' ? 'console.users.disableLabel' : 'console.users.enableLabel', { account: user.account })}
+                        >
+                          {t(user.status === 'active' ? 'console.users.disable' : 'console.users.enable')}
+                        </button>
+                      </>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
       <nav class="pager actions" aria-label={t('console.users.pages')}>
         <button type="button" class="button" disabled={page === 0} onClick={() => setCursors(cursors.slice(0, -1))}>

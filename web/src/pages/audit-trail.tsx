@@ -3,7 +3,7 @@ import { AUDIT_ACTIONS, actionName, surfaceName, targetTypeName } from '../audit
 import type { AuditLogEntry } from '../api/types.ts';
 import { formatValue } from '../changes.ts';
 import { Badge } from '../components/badge.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { Time } from '../components/time.tsx';
 import { t } from '../i18n.ts';
 import { useResource } from '../use-resource.ts';
@@ -101,8 +101,7 @@ export function AuditTrail({ trailKey, load, caption, people }: AuditTrailProps)
           {t('console.audit.apply')}
         </button>
       </form>
-      {entries.error && <LoadError error={entries.error} onRetry={() => void entries.reload()} />}
-      {!entries.data && !entries.error && <Loading what={t('console.what.auditLog')} />}
+      <LoadState resource={entries} what={t('console.what.auditLog')} />
       {entries.data && list.length === 0 && <p class="muted">{t(page > 0 ? 'console.audit.noOlder' : filtered ? 'console.audit.noMatch' : 'console.audit.empty')}</p>}
       {list.length > 0 && (
         <table class="data-table audit-table">

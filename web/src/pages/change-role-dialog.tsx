@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ASSIGNABLE_ROLES } from '../../../src/domain/roles.ts';
-import type { ApiError } from '../api/client.ts';
 import type { AssignableRole, Member } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 import { roleName } from '../roles.ts';
 
@@ -12,31 +12,22 @@ const ROLE_DESCRIPTION_KEYS = { maintainer: 'console.roleDescription.maintainer'
 
 export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member | null; onSave: (member: Member, role: AssignableRole) => Promise<void>; onClose: () => void }) {
   const [role, setRole] = useState<AssignableRole>('maintainer');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose);
   useEffect(() => {
     if (member && member.role !== 'owner') setRole(member.role);
-    setError(undefined);
+    dialog.clearError();
   }, [member]);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = dialog.submit(async () => {
     if (!member) return;
-    setBusy(true);
-    try {
-      await onSave(member, role);
-      onClose();
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+    await onSave(member, role);
+    onClose();
+  });
 
   return (
     <Dialog open={member !== null} title={t('console.changeRole.title', { name: member?.displayName ?? '' })} onClose={onClose}>
       <form onSubmit={submit}>
-        <FormError error={error} />
+        <FormError error={dialog.error} />
         <fieldset>
           <legend>{t('console.members.role')}</legend>
           {ASSIGNABLE_ROLES.map((option) => (
@@ -49,14 +40,7 @@ export function ChangeRoleDialog({ member, onSave, onClose }: { member: Member |
           ))}
         </fieldset>
         <p class="small muted">{t('console.changeRole.ownerNote')}</p>
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={onClose}>
-            {t('console.common.cancel')}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy || role === member?.role}>
-            {t(busy ? 'console.common.saving' : 'console.changeRole.save')}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} label={t('console.changeRole.save')} busyLabel={t('console.common.saving')} busy={dialog.busy} disabled={role === member?.role} />
       </form>
     </Dialog>
   );

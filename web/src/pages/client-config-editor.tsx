@@ -2,8 +2,7 @@ import { api, unwrap } from '../api/client.ts';
 import { bodyFromDraft, configListFields, configProblems, draftFromClient, problemsByField } from '../client-config.ts';
 import { CLIENT_ALL_FIELDS, CLIENT_CONFIG_FIELDS } from '../client-fields.ts';
 import { ClientConfigFields } from '../components/client-config-fields.tsx';
-import { ConflictNotice } from '../components/conflict-notice.tsx';
-import { FormError } from '../components/form-error.tsx';
+import { VersionedEditSection } from '../components/versioned-edit-section.tsx';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
 import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
 import { t } from '../i18n.ts';
@@ -27,22 +26,17 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
   const problems = editor.editing ? configProblems(client.clientType, editor.draft) : {};
   const shown = { ...problemsByField(editor.error?.fieldErrors ?? {}), ...problems };
 
-  const submit = (event: Event) => {
-    event.preventDefault();
-    if (Object.keys(problems).length === 0) void editor.submit();
-  };
-
   return (
-    <section class="card section-card">
-      <div class="section-title-row">
-        <h3>{t('console.clientConfig.title')}</h3>
-        {writable && !editor.editing && (
-          <button type="button" class="button button-small" onClick={editor.start}>
-            {t('console.clientConfig.edit')}
-          </button>
-        )}
-      </div>
-      {!editor.editing && (
+    <VersionedEditSection
+      title={t('console.clientConfig.title')}
+      texts="console.clientConfig"
+      subject={t('console.client.thisClient')}
+      editor={editor}
+      writable={writable}
+      blocked={Object.keys(problems).length > 0}
+      disableSaveWhileBlocked
+      note={t('console.clientConfig.savingNote')}
+      facts={
         <dl class="facts">
           <div>
             <dt>{t('console.clientConfig.redirectUris')}</dt>
@@ -75,33 +69,10 @@ export function ClientConfigEditor({ client, writable, onNewVersion }: ClientSec
             <dd>{t(client.claimsInIdToken ? 'console.clientConfig.claimsInIdTokenOn' : 'console.clientConfig.claimsInIdTokenOff')}</dd>
           </div>
         </dl>
-      )}
-      {editor.editing && (
-        <form onSubmit={submit} noValidate aria-label={t('console.clientConfig.editLabel')}>
-          {editor.conflict && (
-            <ConflictNotice
-              subject={t('console.client.thisClient')}
-              changes={editor.conflict}
-              clashes={editor.clashes}
-              busy={editor.busy}
-              onReapply={() => void editor.reapply()}
-              onDiscard={editor.discard}
-            />
-          )}
-          <FormError error={editor.error} fieldsShown />
-          <ClientConfigFields clientType={client.clientType} draft={editor.draft} onChange={editor.setDraft} errors={shown} />
-          <p class="small muted">{t('console.clientConfig.savingNote')}</p>
-          <div class="actions form-actions">
-            <button type="submit" class="button button-primary" disabled={editor.busy || Object.keys(problems).length > 0}>
-              {t(editor.busy ? 'console.common.saving' : 'console.clientConfig.save')}
-            </button>
-            <button type="button" class="button" onClick={editor.cancel}>
-              {t('console.common.cancel')}
-            </button>
-          </div>
-        </form>
-      )}
-    </section>
+      }
+    >
+      <ClientConfigFields clientType={client.clientType} draft={editor.draft} onChange={editor.setDraft} errors={shown} />
+    </VersionedEditSection>
   );
 }
 

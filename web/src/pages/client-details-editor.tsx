@@ -2,10 +2,9 @@ import { api, unwrap } from '../api/client.ts';
 import type { Client } from '../api/types.ts';
 import { descriptionProblem, displayNameProblem } from '../client-config.ts';
 import { CLIENT_ALL_FIELDS, CLIENT_DETAIL_FIELDS } from '../client-fields.ts';
-import { ConflictNotice } from '../components/conflict-notice.tsx';
-import { TextAreaField, TextField } from '../components/field.tsx';
-import { FormError } from '../components/form-error.tsx';
+import { NameDescriptionFields } from '../components/name-description-fields.tsx';
 import { Time } from '../components/time.tsx';
+import { VersionedEditSection } from '../components/versioned-edit-section.tsx';
 import { useVersionedEditor } from '../use-versioned-editor.ts';
 import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
 import { t } from '../i18n.ts';
@@ -34,22 +33,15 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
   const nameProblem = editor.editing ? displayNameProblem(editor.draft.displayName) : undefined;
   const descProblem = editor.editing ? descriptionProblem(editor.draft.description) : undefined;
 
-  const submit = (event: Event) => {
-    event.preventDefault();
-    if (!nameProblem && !descProblem) void editor.submit();
-  };
-
   return (
-    <section class="card section-card">
-      <div class="section-title-row">
-        <h3>{t('console.clientDetails.title')}</h3>
-        {writable && !editor.editing && (
-          <button type="button" class="button button-small" onClick={editor.start}>
-            {t('console.clientDetails.edit')}
-          </button>
-        )}
-      </div>
-      {!editor.editing && (
+    <VersionedEditSection
+      title={t('console.clientDetails.title')}
+      texts="console.clientDetails"
+      subject={t('console.client.thisClient')}
+      editor={editor}
+      writable={writable}
+      blocked={nameProblem !== undefined || descProblem !== undefined}
+      facts={
         <dl class="facts">
           <div>
             <dt>{t('console.clientDetails.displayName')}</dt>
@@ -66,44 +58,9 @@ export function ClientDetailsEditor({ client, writable, onNewVersion }: ClientSe
             </dd>
           </div>
         </dl>
-      )}
-      {editor.editing && (
-        <form onSubmit={submit} noValidate aria-label={t('console.clientDetails.editLabel')}>
-          {editor.conflict && (
-            <ConflictNotice
-              subject={t('console.client.thisClient')}
-              changes={editor.conflict}
-              clashes={editor.clashes}
-              busy={editor.busy}
-              onReapply={() => void editor.reapply()}
-              onDiscard={editor.discard}
-            />
-          )}
-          <FormError error={editor.error} fieldsShown />
-          <TextField
-            label={t('console.clientDetails.displayName')}
-            value={editor.draft.displayName}
-            onValue={(displayName) => editor.setDraft({ ...editor.draft, displayName })}
-            error={editor.error?.fieldErrors.displayName ?? nameProblem}
-          />
-          <TextAreaField
-            label={t('console.clientDetails.description')}
-            class="prose-input"
-            rows={2}
-            value={editor.draft.description}
-            onValue={(description) => editor.setDraft({ ...editor.draft, description })}
-            error={editor.error?.fieldErrors.description ?? descProblem}
-          />
-          <div class="actions form-actions">
-            <button type="submit" class="button button-primary" disabled={editor.busy}>
-              {t(editor.busy ? 'console.common.saving' : 'console.clientDetails.save')}
-            </button>
-            <button type="button" class="button" onClick={editor.cancel}>
-              {t('console.common.cancel')}
-            </button>
-          </div>
-        </form>
-      )}
-    </section>
+      }
+    >
+      <NameDescriptionFields editor={editor} nameField="displayName" nameLabel={t('console.clientDetails.displayName')} rows={2} nameProblem={nameProblem} descriptionProblem={descProblem} />
+    </VersionedEditSection>
   );
 }

@@ -6,10 +6,12 @@ import type { NewSecret, SecretInfo } from '../api/types.ts';
 import { CLIENT_ALL_FIELDS } from '../client-fields.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { DataTable } from '../components/data-table.tsx';
 import { Field } from '../components/field.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { SecretDialog } from '../components/secret-dialog.tsx';
 import { formatDuration, Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { useSession } from '../session.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
 import { clientParams, fetchClient, type ClientSectionProps } from './client-editing.ts';
@@ -98,53 +100,36 @@ export function ClientSecretsSection({ client, writable, onNewVersion }: ClientS
       {sorted.length === 0 ? (
         <p class="muted">{t('console.secrets.none')}</p>
       ) : (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.secrets.caption', { name: client.displayName })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.secrets.secretId')}</th>
-              <th scope="col">{t('console.secrets.status')}</th>
-              <th scope="col">{t('console.secrets.created')}</th>
-              <th scope="col">{t('console.secrets.expires')}</th>
-              <th scope="col">{t('console.secrets.lastUsed')}</th>
+        <DataTable caption={t('console.secrets.caption', { name: client.displayName })} columns={[t('console.secrets.secretId'), t('console.secrets.status'), t('console.secrets.created'), t('console.secrets.expires'), t('console.secrets.lastUsed')]} actions={writable && t('console.users.actions')}>
+          {sorted.map((secret) => (
+            <tr key={secret.secretId}>
+              <th scope="row" data-label={t('console.secrets.secretId')}>
+                <code>{secret.secretId}</code>
+              </th>
+              <td data-label={t('console.secrets.status')}>
+                <Badge tone={STATUS_TONE[secret.status]}>{t(STATUS_KEY[secret.status])}</Badge>
+              </td>
+              <td data-label={t('console.secrets.created')}>
+                <Time value={secret.createdAt} />
+              </td>
+              <td data-label={t('console.secrets.expires')}>
+                <Time value={secret.expiresAt} empty={secret.status === 'active' ? t('console.secrets.noExpiry') : '—'} />
+              </td>
+              <td data-label={t('console.secrets.lastUsed')}>
+                <Time value={secret.lastUsedAt} empty={t('console.secrets.never')} />
+              </td>
               {writable && (
-                <th scope="col">
-                  <span class="visually-hidden">{t('console.users.actions')}</span>
-                </th>
+                <td data-label={t('console.users.actions')}>
+                  {secret.status !== 'revoked' && (
+                    <RowButton onClick={() => setRevoking(secret)} label={t('console.secrets.revokeLabel', { secretId: secret.secretId })}>
+                      {t('console.secrets.revoke')}
+                    </RowButton>
+                  )}
+                </td>
               )}
             </tr>
-          </thead>
-          <tbody>
-            {sorted.map((secret) => (
-              <tr key={secret.secretId}>
-                <th scope="row" data-label={t('console.secrets.secretId')}>
-                  <code>{secret.secretId}</code>
-                </th>
-                <td data-label={t('console.secrets.status')}>
-                  <Badge tone={STATUS_TONE[secret.status]}>{t(STATUS_KEY[secret.status])}</Badge>
-                </td>
-                <td data-label={t('console.secrets.created')}>
-                  <Time value={secret.createdAt} />
-                </td>
-                <td data-label={t('console.secrets.expires')}>
-                  <Time value={secret.expiresAt} empty={secret.status === 'active' ? t('console.secrets.noExpiry') : '—'} />
-                </td>
-                <td data-label={t('console.secrets.lastUsed')}>
-                  <Time value={secret.lastUsedAt} empty={t('console.secrets.never')} />
-                </td>
-                {writable && (
-                  <td data-label={t('console.users.actions')}>
-                    {secret.status !== 'revoked' && (
-                      <button type="button" class="button button-small" onClick={() => setRevoking(secret)} aria-label={t('console.secrets.revokeLabel', { secretId: secret.secretId })}>
-                        {t('console.secrets.revoke')}
-                      </button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
 
       <ConfirmDialog open={rotating} title={t('console.secrets.rotateTitle')} confirmLabel={t('console.secrets.rotate')} onConfirm={rotate} onClose={() => setRotating(false)}>

@@ -1,8 +1,9 @@
 import { api, unwrap } from '../api/client.ts';
 import { t } from '../i18n.ts';
 import { Badge } from '../components/badge.tsx';
+import { DataTable } from '../components/data-table.tsx';
 import { Link } from '../components/link.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { Time } from '../components/time.tsx';
 import { can } from '../roles.ts';
@@ -34,45 +35,32 @@ export function ClientsPanel({ project }: ProjectContext) {
         <p class="muted">{t('console.clients.intro')}</p>
       </PanelHeader>
 
-      {clients.error && <LoadError error={clients.error} onRetry={() => void clients.reload()} />}
-      {!clients.data && !clients.error && <Loading what={t('console.what.clients')} />}
+      <LoadState resource={clients} what={t('console.what.clients')} />
       {clients.data?.length === 0 && (
         <div class="empty card">
           <p>{t(can(project, 'write_clients') ? 'console.clients.emptyWritable' : 'console.clients.empty')}</p>
         </div>
       )}
       {clients.data && clients.data.length > 0 && (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.clients.caption', { name: project.name })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.clients.name')}</th>
-              <th scope="col">{t('console.clients.type')}</th>
-              <th scope="col">{t('console.clients.status')}</th>
-              <th scope="col">{t('console.connection.clientId')}</th>
-              <th scope="col">{t('console.clients.updated')}</th>
+        <DataTable caption={t('console.clients.caption', { name: project.name })} columns={[t('console.clients.name'), t('console.clients.type'), t('console.clients.status'), t('console.connection.clientId'), t('console.clients.updated')]}>
+          {clients.data.map((client) => (
+            <tr key={client.clientId}>
+              <th scope="row" data-label={t('console.clients.name')}>
+                <Link to={projectPath(project, `/clients/${encodeURIComponent(client.clientId)}`)}>{client.displayName}</Link>
+              </th>
+              <td data-label={t('console.clients.type')}>{clientTypeLabel(client.clientType)}</td>
+              <td data-label={t('console.clients.status')}>
+                <Badge tone={client.status === 'active' ? 'success' : 'danger'}>{t(client.status === 'active' ? 'console.client.active' : 'console.client.disabled')}</Badge>
+              </td>
+              <td data-label={t('console.connection.clientId')}>
+                <code>{client.clientId}</code>
+              </td>
+              <td data-label={t('console.clients.updated')}>
+                <Time value={client.updatedAt} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {clients.data.map((client) => (
-              <tr key={client.clientId}>
-                <th scope="row" data-label={t('console.clients.name')}>
-                  <Link to={projectPath(project, `/clients/${encodeURIComponent(client.clientId)}`)}>{client.displayName}</Link>
-                </th>
-                <td data-label={t('console.clients.type')}>{clientTypeLabel(client.clientType)}</td>
-                <td data-label={t('console.clients.status')}>
-                  <Badge tone={client.status === 'active' ? 'success' : 'danger'}>{t(client.status === 'active' ? 'console.client.active' : 'console.client.disabled')}</Badge>
-                </td>
-                <td data-label={t('console.connection.clientId')}>
-                  <code>{client.clientId}</code>
-                </td>
-                <td data-label={t('console.clients.updated')}>
-                  <Time value={client.updatedAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </section>
   );

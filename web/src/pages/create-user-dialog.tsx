@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { STUDENT_STATUSES, type StudentStatus } from '../../../src/domain/clients.ts';
 import { Field, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
 const EMPTY = { account: '', displayName: '', email: '', password: '', invite: false, isAdmin: false, studentStatus: 'unknown' as StudentStatus };
@@ -13,44 +14,29 @@ const STUDENT_STATUS_LABELS = { active: 'console.createUser.student.active', not
 
 export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (user: AdminUser) => void }) {
   const [form, setForm] = useState(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose, () => setForm(EMPTY));
   const set = (changes: Partial<typeof EMPTY>) => setForm({ ...form, ...changes });
-  const fieldErrors = error?.fieldErrors ?? {};
+  const { fieldErrors } = dialog;
 
-  const close = () => {
-    setForm(EMPTY);
-    setError(undefined);
-    onClose();
-  };
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body = {
-        account: form.account.trim(),
-        displayName: form.displayName.trim(),
-        ...(form.email.trim() ? { email: form.email.trim() } : {}),
-        // An invitation lets the person choose the password through a mailed link; the administrator never sees it.
-        ...(form.invite ? { invite: true } : { password: form.password }),
-        isAdmin: form.isAdmin,
-        studentStatus: form.studentStatus,
-      };
-      const { user } = await unwrap(api.POST('/admin/users', { body }));
-      close();
-      onCreated(user);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = dialog.submit(async () => {
+    const body = {
+      account: form.account.trim(),
+      displayName: form.displayName.trim(),
+      ...(form.email.trim() ? { email: form.email.trim() } : {}),
+      // An invitation lets the person choose the password through a mailed link; the administrator never sees it.
+      ...(form.invite ? { invite: true } : { password: form.password }),
+      isAdmin: form.isAdmin,
+      studentStatus: form.studentStatus,
+    };
+    const { user } = await unwrap(api.POST('/admin/users', { body }));
+    dialog.close();
+    onCreated(user);
+  });
 
   return (
-    <Dialog open={open} title={t('console.createUser.title')} onClose={close}>
+    <Dialog open={open} title={t('console.createUser.title')} onClose={dialog.close}>
       <form onSubmit={submit} noValidate>
-        <FormError error={error} fieldsShown />
+        <FormError error={dialog.error} fieldsShown />
         <TextField
           label={t('console.createUser.account')}
           value={form.account}
@@ -104,14 +90,13 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
           <input type="checkbox" id="new-user-admin" checked={form.isAdmin} onChange={(e) => set({ isAdmin: e.currentTarget.checked })} />
           <label for="new-user-admin">{t('console.createUser.admin')}</label>
         </div>
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={close}>
-            {t('console.createUser.cancel')}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {t(busy ? 'console.createUser.busy' : form.invite ? 'console.createUser.submitInvite' : 'console.createUser.submit')}
-          </button>
-        </div>
+        <DialogActions
+          onCancel={dialog.close}
+          cancelLabel={t('console.createUser.cancel')}
+          label={t(form.invite ? 'console.createUser.submitInvite' : 'console.createUser.submit')}
+          busyLabel={t('console.createUser.busy')}
+          busy={dialog.busy}
+        />
       </form>
     </Dialog>
   );

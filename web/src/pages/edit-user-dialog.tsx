@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { t } from '../i18n.ts';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 
 interface EditUserDialogProps {
   /** The person being edited; null closes the dialog. */
@@ -26,17 +27,15 @@ const formOf = (user: AdminUser | null) => ({
 /** An administrator changes a person's name, email, whether that address is verified, and the admin flag; only what changed is sent. */
 export function EditUserDialog({ user, self, onClose, onSaved }: EditUserDialogProps) {
   const [form, setForm] = useState(() => formOf(user));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose);
   useEffect(() => {
     setForm(formOf(user));
-    setError(undefined);
+    dialog.clearError();
   }, [user?.subjectId]);
   const set = (changes: Partial<ReturnType<typeof formOf>>) => setForm({ ...form, ...changes });
-  const fieldErrors = error?.fieldErrors ?? {};
+  const { fieldErrors } = dialog;
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = dialog.submit(async () => {
     if (!user) return;
     const email = form.email.trim();
     const emailChanged = email !== '' && email !== (user.email ?? '');
@@ -47,27 +46,17 @@ export function EditUserDialog({ user, self, onClose, onSaved }: EditUserDialogP
       ...(form.emailVerified !== user.emailVerified || emailChanged ? { emailVerified: form.emailVerified } : {}),
       ...(form.isAdmin !== user.isAdmin ? { isAdmin: form.isAdmin } : {}),
     };
-    if (Object.keys(body).length === 0) {
-      onClose();
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
+    if (Object.keys(body).length > 0) {
       const { user: saved } = await unwrap(api.PATCH('/admin/users/{subjectId}', { params: { path: { subjectId: user.subjectId } }, body }));
       onSaved(saved);
-      onClose();
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
     }
-  };
+    onClose();
+  });
 
   return (
     <Dialog open={user !== null} title={t('console.editUser.title', { account: user?.account ?? '' })} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <FormError error={error} fieldsShown />
+        <FormError error={dialog.error} fieldsShown />
         <TextField label={t('console.createUser.displayName')} value={form.displayName} onValue={(displayName) => set({ displayName })} error={fieldErrors.displayName} />
         <TextField label={t('console.users.email')} type="email" value={form.email} onValue={(email) => set({ email })} hint={t('console.editUser.emailHint')} error={fieldErrors.email} />
         <div class="check">
@@ -78,14 +67,7 @@ export function EditUserDialog({ user, self, onClose, onSaved }: EditUserDialogP
           <input type="checkbox" id="edit-user-admin" checked={form.isAdmin} disabled={self} onChange={(e) => set({ isAdmin: e.currentTarget.checked })} />
           <label for="edit-user-admin">{t('console.createUser.admin')}</label>
         </div>
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={onClose}>
-            {t('console.common.cancel')}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {t(busy ? 'console.common.saving' : 'console.editUser.save')}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} label={t('console.editUser.save')} busyLabel={t('console.common.saving')} busy={dialog.busy} />
       </form>
     </Dialog>
   );

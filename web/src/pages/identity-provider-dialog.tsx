@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { IdentityProvider, IdentityProviderChanges, NewIdentityProvider } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { Field, TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
 interface FormState {
@@ -83,43 +84,29 @@ function settingsOf(form: FormState) {
 /** Adds a provider (`provider` absent) or changes one; secrets are write-only. */
 export function IdentityProviderDialog({ open, provider, onClose, onSaved }: { open: boolean; provider: IdentityProvider | null; onClose: () => void; onSaved: (saved: IdentityProvider) => void }) {
   const [form, setForm] = useState<FormState>(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose);
   useEffect(() => {
     if (open) setForm(provider ? formOf(provider) : EMPTY);
   }, [open, provider]);
   const set = (changes: Partial<FormState>) => setForm({ ...form, ...changes });
-  const errors = error?.fieldErrors ?? {};
+  const errors = dialog.fieldErrors;
   const fieldError = (...keys: string[]) => keys.map((key) => errors[key]).find(Boolean);
 
-  const close = () => {
-    setError(undefined);
-    onClose();
-  };
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const common = { displayName: form.displayName.trim(), enabled: form.enabled, provisioning: form.provisioning, linkByVerifiedEmail: form.linkByVerifiedEmail, allowedEmailDomains: list(form.domains, /[,\s]+/) };
-      const saved = provider
-        ? (await unwrap(api.PATCH('/admin/identity-providers/{name}', { params: { path: { name: provider.name } }, body: { expectedVersion: provider.version, ...common, ...settingsOf(form) } as IdentityProviderChanges }))).identityProvider
-        : (await unwrap(api.POST('/admin/identity-providers', { body: { type: form.type, name: form.name.trim(), ...common, ...settingsOf(form) } as NewIdentityProvider }))).identityProvider;
-      close();
-      onSaved(saved);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = dialog.submit(async () => {
+    const common = { displayName: form.displayName.trim(), enabled: form.enabled, provisioning: form.provisioning, linkByVerifiedEmail: form.linkByVerifiedEmail, allowedEmailDomains: list(form.domains, /[,\s]+/) };
+    const saved = provider
+      ? (await unwrap(api.PATCH('/admin/identity-providers/{name}', { params: { path: { name: provider.name } }, body: { expectedVersion: provider.version, ...common, ...settingsOf(form) } as IdentityProviderChanges }))).identityProvider
+      : (await unwrap(api.POST('/admin/identity-providers', { body: { type: form.type, name: form.name.trim(), ...common, ...settingsOf(form) } as NewIdentityProvider }))).identityProvider;
+    dialog.close();
+    onSaved(saved);
+  });
 
   const hasSecret = provider ? (provider.type === 'oidc' ? provider.hasClientSecret : provider.hasBindPassword) : false;
   const secretHint = hasSecret ? t('console.identityProviderForm.secretKeepHint') : t('console.identityProviderForm.secretNewHint');
   return (
-    <Dialog open={open} title={provider ? t('console.identityProviderForm.editTitle', { name: provider.displayName }) : t('console.identityProviderForm.addTitle')} onClose={close} wide>
+    <Dialog open={open} title={provider ? t('console.identityProviderForm.editTitle', { name: provider.displayName }) : t('console.identityProviderForm.addTitle')} onClose={dialog.close} wide>
       <form onSubmit={submit} noValidate>
-        <FormError error={error} fieldsShown />
+        <FormError error={dialog.error} fieldsShown />
         {!provider && (
           <>
             <Field label={t('console.identityProviderForm.type')} error={fieldError('type')}>
@@ -179,14 +166,13 @@ export function IdentityProviderDialog({ open, provider, onClose, onSaved }: { o
             <TextField label={t('console.identityProviderForm.adminGroup')} value={form.adminGroupDn} onValue={(adminGroupDn) => set({ adminGroupDn })} error={fieldError('ldap.adminGroupDn')} />
           </>
         )}
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={close}>
-            {t('console.identityProviderForm.cancel')}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? t('console.identityProviderForm.saving') : provider ? t('console.identityProviderForm.save') : t('console.identityProviderForm.add')}
-          </button>
-        </div>
+        <DialogActions
+          onCancel={dialog.close}
+          cancelLabel={t('console.identityProviderForm.cancel')}
+          label={provider ? t('console.identityProviderForm.save') : t('console.identityProviderForm.add')}
+          busyLabel={t('console.identityProviderForm.saving')}
+          busy={dialog.busy}
+        />
       </form>
     </Dialog>
   );

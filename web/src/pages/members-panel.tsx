@@ -5,10 +5,12 @@ import type { AssignableRole, Member, Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
 import { Badge } from '../components/badge.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { DataTable } from '../components/data-table.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
+import { RowButton } from '../components/row-button.tsx';
 import { can, ROLE_TONE, roleName } from '../roles.ts';
 import { sessionUser } from '../session.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
@@ -92,58 +94,42 @@ export function MembersPanel({ project, setProject }: ProjectContext) {
       </PanelHeader>
       <RetryNotice pending={conflicts.pending} subject={t('console.members.thisProject')} />
       {manage && <AddMemberForm onAdd={addMember} existing={members.data ?? []} />}
-      {members.error && <LoadError error={members.error} onRetry={() => void members.reload()} />}
-      {!members.data && !members.error && <Loading what={t('console.what.members')} />}
+      <LoadState resource={members} what={t('console.what.members')} />
       {members.data && (
-        <table class="data-table">
-          <caption class="visually-hidden">{t('console.members.caption', { name: project.name })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('console.members.member')}</th>
-              <th scope="col">{t('console.members.role')}</th>
-              <th scope="col">{t('console.members.since')}</th>
+        <DataTable caption={t('console.members.caption', { name: project.name })} columns={[t('console.members.member'), t('console.members.role'), t('console.members.since')]} actions={manage && t('console.users.actions')}>
+          {members.data.map((member) => (
+            <tr key={member.subjectId}>
+              <th scope="row" data-label={t('console.members.member')}>
+                {member.displayName}
+                {member.subjectId === me?.subjectId && <span class="muted"> {t('console.users.you')}</span>}
+                <span class="block small muted">{member.account}</span>
+              </th>
+              <td data-label={t('console.members.role')}>
+                <Badge tone={ROLE_TONE[member.role]}>{roleName(member.role)}</Badge>
+              </td>
+              <td data-label={t('console.members.since')}>
+                <Time value={member.createdAt} />
+              </td>
               {manage && (
-                <th scope="col">
-                  <span class="visually-hidden">{t('console.users.actions')}</span>
-                </th>
+                <td data-label={t('console.users.actions')}>
+                  {member.role !== 'owner' && (
+                    <div class="actions">
+                      <RowButton onClick={() => setAction({ kind: 'role', member })} label={t('console.members.changeRoleLabel', { account: member.account })}>
+                        {t('console.members.changeRole')}
+                      </RowButton>
+                      <RowButton onClick={() => setAction({ kind: 'transfer', member })} label={t('console.members.makeOwnerLabel', { account: member.account })}>
+                        {t('console.members.makeOwner')}
+                      </RowButton>
+                      <RowButton onClick={() => setAction({ kind: 'remove', member })} label={t('console.members.removeLabel', { account: member.account })}>
+                        {t('console.members.remove')}
+                      </RowButton>
+                    </div>
+                  )}
+                </td>
               )}
             </tr>
-          </thead>
-          <tbody>
-            {members.data.map((member) => (
-              <tr key={member.subjectId}>
-                <th scope="row" data-label={t('console.members.member')}>
-                  {member.displayName}
-                  {member.subjectId === me?.subjectId && <span class="muted"> {t('console.users.you')}</span>}
-                  <span class="block small muted">{member.account}</span>
-                </th>
-                <td data-label={t('console.members.role')}>
-                  <Badge tone={ROLE_TONE[member.role]}>{roleName(member.role)}</Badge>
-                </td>
-                <td data-label={t('console.members.since')}>
-                  <Time value={member.createdAt} />
-                </td>
-                {manage && (
-                  <td data-label={t('console.users.actions')}>
-                    {member.role !== 'owner' && (
-                      <div class="actions">
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'role', member })} aria-label={t('console.members.changeRoleLabel', { account: member.account })}>
-                          {t('console.members.changeRole')}
-                        </button>
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'transfer', member })} aria-label={t('console.members.makeOwnerLabel', { account: member.account })}>
-                          {t('console.members.makeOwner')}
-                        </button>
-                        <button type="button" class="button button-small" onClick={() => setAction({ kind: 'remove', member })} aria-label={t('console.members.removeLabel', { account: member.account })}>
-                          {t('console.members.remove')}
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
 
       <ChangeRoleDialog

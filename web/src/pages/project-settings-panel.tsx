@@ -3,12 +3,11 @@ import { api, unwrap } from '../api/client.ts';
 import type { Project } from '../api/types.ts';
 import type { FieldSpec } from '../changes.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { ConflictNotice } from '../components/conflict-notice.tsx';
-import { TextAreaField, TextField } from '../components/field.tsx';
-import { FormError } from '../components/form-error.tsx';
+import { NameDescriptionFields } from '../components/name-description-fields.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { RetryNotice } from '../components/retry-notice.tsx';
 import { Time } from '../components/time.tsx';
+import { VersionedEditSection } from '../components/versioned-edit-section.tsx';
 import { can, roleLabel, roleName } from '../roles.ts';
 import { useConflictRetry } from '../use-conflict-retry.ts';
 import { navigate } from '../router.ts';
@@ -52,7 +51,7 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
   // Un-archiving is the one change an archived project accepts, from its owner or an administrator.
   const mayChangeStatus = project.capabilities.includes('manage_project');
   const archiving = project.status === 'active';
-  const nameProblem = editor.editing && editor.draft.name.trim() === '' ? 'A project needs a name.' : undefined;
+  const nameProblem = editor.editing && editor.draft.name.trim() === '' ? t('console.createProject.nameMissing') : undefined;
 
   const changeStatus = async () => {
     await conflicts.run(
@@ -75,62 +74,20 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
       () => navigate('/'),
     );
   };
-  const submit = (event: Event) => {
-    event.preventDefault();
-    if (!nameProblem) void editor.submit();
-  };
 
   return (
     <section>
       <PanelHeader title={t('console.project.tab.settings')} />
       <RetryNotice pending={conflicts.pending} subject={t('console.members.thisProject')} />
       <div class="settings-grid">
-        <section class="card section-card">
-          <div class="section-title-row">
-            <h3>{t('console.settings.project')}</h3>
-            {editable && !editor.editing && (
-              <button type="button" class="button button-small" onClick={editor.start}>
-                {t('console.settings.edit')}
-              </button>
-            )}
-          </div>
-          {editor.editing ? (
-            <form onSubmit={submit} noValidate aria-label={t('console.settings.editLabel')}>
-              {editor.conflict && (
-                <ConflictNotice
-                  subject={t('console.members.thisProject')}
-                  changes={editor.conflict}
-                  clashes={editor.clashes}
-                  busy={editor.busy}
-                  onReapply={() => void editor.reapply()}
-                  onDiscard={editor.discard}
-                />
-              )}
-              <FormError error={editor.error} fieldsShown />
-              <TextField
-                label={t('console.clients.name')}
-                value={editor.draft.name}
-                onValue={(name) => editor.setDraft({ ...editor.draft, name })}
-                error={editor.error?.fieldErrors.name ?? nameProblem}
-              />
-              <TextAreaField
-                label={t('console.clientDetails.description')}
-                class="prose-input"
-                rows={3}
-                value={editor.draft.description}
-                onValue={(description) => editor.setDraft({ ...editor.draft, description })}
-                error={editor.error?.fieldErrors.description}
-              />
-              <div class="actions form-actions">
-                <button type="submit" class="button button-primary" disabled={editor.busy}>
-                  {t(editor.busy ? 'console.common.saving' : 'console.settings.save')}
-                </button>
-                <button type="button" class="button" onClick={editor.cancel}>
-                  {t('console.common.cancel')}
-                </button>
-              </div>
-            </form>
-          ) : (
+        <VersionedEditSection
+          title={t('console.settings.project')}
+          texts="console.settings"
+          subject={t('console.members.thisProject')}
+          editor={editor}
+          writable={editable}
+          blocked={nameProblem !== undefined}
+          facts={
             <dl class="facts">
               <div>
                 <dt>{t('console.clients.name')}</dt>
@@ -159,8 +116,10 @@ export function ProjectSettingsPanel({ project, setProject }: ProjectContext) {
                 </dd>
               </div>
             </dl>
-          )}
-        </section>
+          }
+        >
+          <NameDescriptionFields editor={editor} nameField="name" nameLabel={t('console.clients.name')} rows={3} nameProblem={nameProblem} />
+        </VersionedEditSection>
 
         <section class="card section-card">
           <h3>{t('console.settings.access')}</h3>

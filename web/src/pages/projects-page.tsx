@@ -2,7 +2,7 @@ import { api, unwrap } from '../api/client.ts';
 import { t, tWith } from '../i18n.ts';
 import { Badge } from '../components/badge.tsx';
 import { Link } from '../components/link.tsx';
-import { LoadError, Loading } from '../components/load-state.tsx';
+import { LoadState } from '../components/load-state.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Time } from '../components/time.tsx';
 import { ROLE_TONE, roleLabel, roleName } from '../roles.ts';
@@ -29,8 +29,7 @@ export function ProjectsPage() {
         <p class="muted">{t('console.projects.intro')}</p>
       </PageHeader>
 
-      {projects.error && <LoadError error={projects.error} onRetry={() => void projects.reload()} />}
-      {!projects.data && !projects.error && <Loading what={t('console.what.projects')} />}
+      <LoadState resource={projects} what={t('console.what.projects')} />
       {projects.data && sorted.length === 0 && (
         <div class="empty card">
           <h2>{t('console.projects.emptyTitle')}</h2>

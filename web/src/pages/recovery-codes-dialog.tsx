@@ -3,38 +3,12 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { Dialog } from '../components/dialog.tsx';
 import { t } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get title() {
-    return t('console.recoveryCodes.title');
-  },
-  get warning() {
-    return t('console.recoveryCodes.warning');
-  },
-  get warningRest() {
-    return t('console.recoveryCodes.warningRest');
-  },
-  get listLabel() {
-    return t('console.recoveryCodes.listLabel');
-  },
-  get copy() {
-    return t('console.recoveryCodes.copy');
-  },
-  get download() {
-    return t('console.recoveryCodes.download');
-  },
-  fileName: 'sesame-recovery-codes.txt',
-  fileHeading: (account: string) => t('console.recoveryCodes.fileHeading', { account }),
-  get done() {
-    return t('console.recoveryCodes.done');
-  },
-};
 
 /** The one time recovery codes are shown: copy, download, and then they are gone from the page. */
 export function RecoveryCodesDialog({ codes, account, onClose }: { codes: string[] | null; account: string; onClose: () => void }) {
   const warningId = useId();
   const listId = useId();
-  const text = codes ? `${TEXT.fileHeading(account)}\n\n${codes.join('\n')}\n` : '';
+  const text = codes ? `${t('console.recoveryCodes.fileHeading', { account })}\n\n${codes.join('\n')}\n` : '';
   const [downloadUrl, setDownloadUrl] = useState('');
 
   useEffect(() => {
@@ -45,15 +19,15 @@ export function RecoveryCodesDialog({ codes, account, onClose }: { codes: string
   }, [codes]);
 
   return (
-    <Dialog open={codes !== null} title={TEXT.title} onClose={onClose} role="alertdialog" wide>
+    <Dialog open={codes !== null} title={t('console.recoveryCodes.title')} onClose={onClose} role="alertdialog" wide>
       {codes && (
         <>
           <div class="alert alert-warning" id={warningId}>
             <p>
-              <strong>{TEXT.warning}</strong> {TEXT.warningRest}
+              <strong>{t('console.recoveryCodes.warning')}</strong> {t('console.recoveryCodes.warningRest')}
             </p>
           </div>
-          <ol class="recovery-codes" id={listId} aria-label={TEXT.listLabel} aria-describedby={warningId} tabIndex={-1} data-autofocus>
+          <ol class="recovery-codes" id={listId} aria-label={t('console.recoveryCodes.listLabel')} aria-describedby={warningId} tabIndex={-1} data-autofocus>
             {codes.map((code) => (
               <li key={code}>
                 <code>{code}</code>
@@ -61,14 +35,14 @@ export function RecoveryCodesDialog({ codes, account, onClose }: { codes: string
             ))}
           </ol>
           <div class="actions">
-            <CopyButton text={codes.join('\n')} label={TEXT.copy} />
-            <a class="button button-small" href={downloadUrl} download={TEXT.fileName}>
-              {TEXT.download}
+            <CopyButton text={codes.join('\n')} label={t('console.recoveryCodes.copy')} />
+            <a class="button button-small" href={downloadUrl} download="sesame-recovery-codes.txt">
+              {t('console.recoveryCodes.download')}
             </a>
           </div>
           <div class="actions dialog-actions">
             <button type="button" class="button button-primary" onClick={onClose}>
-              {TEXT.done}
+              {t('console.recoveryCodes.done')}
             </button>
           </div>
         </>

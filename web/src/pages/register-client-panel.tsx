@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { CLIENT_TYPES, type ClientType } from '../../../src/domain/clients.ts';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Client, NewSecret } from '../api/types.ts';
 import {
   bodyFromDraft,
@@ -20,7 +20,7 @@ import { Link } from '../components/link.tsx';
 import { PanelHeader } from '../components/panel-header.tsx';
 import { SecretDialog } from '../components/secret-dialog.tsx';
 import { navigate } from '../router.ts';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { projectPath, type ProjectContext } from './project-context.ts';
 import { t } from '../i18n.ts';
 import type { MessageKey } from '../../../src/i18n/catalogues.ts';
@@ -37,8 +37,7 @@ export function RegisterClientPanel({ project }: ProjectContext) {
   const [description, setDescription] = useState('');
   const [draft, setDraft] = useState<ConfigDraft>(emptyDraft);
   const [attempted, setAttempted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const { busy, error, clearError, submit: send } = useSubmit();
   const [created, setCreated] = useState<{ client: Client; secret: NewSecret } | null>(null);
 
   const problems: Record<string, string> = { ...configProblems(clientType, draft) };
@@ -64,30 +63,23 @@ export function RegisterClientPanel({ project }: ProjectContext) {
     setDraft((current) => fitDraftToType(current, type));
   };
 
-  const submit = async (event: Event) => {
+  const register = send(async () => {
+    const body = {
+      clientType,
+      displayName: displayName.trim(),
+      ...(description.trim() ? { description: description.trim() } : {}),
+      ...bodyFromDraft(fitDraftToType(draft, clientType)),
+    };
+    const result = await unwrap(api.POST('/projects/{projectId}/clients', { params: { path: { projectId: project.projectId } }, body }));
+    if (result.secret) setCreated({ client: result.client, secret: result.secret });
+    else navigate(clientPath(result.client));
+  });
+  const submit = (event: Event) => {
     event.preventDefault();
     setAttempted(true);
-    setError(undefined);
-    if (Object.keys(problems).length > 0) {
-      focusFirstInvalid(event.currentTarget as HTMLFormElement);
-      return;
-    }
-    setBusy(true);
-    try {
-      const body = {
-        clientType,
-        displayName: displayName.trim(),
-        ...(description.trim() ? { description: description.trim() } : {}),
-        ...bodyFromDraft(fitDraftToType(draft, clientType)),
-      };
-      const result = await unwrap(api.POST('/projects/{projectId}/clients', { params: { path: { projectId: project.projectId } }, body }));
-      if (result.secret) setCreated({ client: result.client, secret: result.secret });
-      else navigate(clientPath(result.client));
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
+    clearError();
+    if (Object.keys(problems).length > 0) focusFirstInvalid(event.currentTarget as HTMLFormElement);
+    else void register();
   };
 
   const clientPath = (client: Client) => projectPath(project, `/clients/${encodeURIComponent(client.clientId)}`);

@@ -1,46 +1,15 @@
 import { useState } from 'preact/hooks';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { Factor } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 import { factorName } from '../factor-name.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  title: (name: string) => t('console.removeFactor.title', { name }),
-  body: {
-    get totp() {
-      return t('console.removeFactor.body.totp');
-    },
-    get passkey() {
-      return t('console.removeFactor.body.passkey');
-    },
-    get recovery_codes() {
-      return t('console.removeFactor.body.recovery_codes');
-    },
-  },
-  get lastOne() {
-    return t('console.removeFactor.lastOne');
-  },
-  get password() {
-    return t('console.removeFactor.password');
-  },
-  get passwordHint() {
-    return t('console.removeFactor.passwordHint');
-  },
-  get remove() {
-    return t('console.removeFactor.remove');
-  },
-  get removing() {
-    return t('console.removeFactor.removing');
-  },
-  get cancel() {
-    return t('console.removeFactor.cancel');
-  },
-};
+const BODY_KEYS = { totp: 'console.removeFactor.body.totp', passkey: 'console.removeFactor.body.passkey', recovery_codes: 'console.removeFactor.body.recovery_codes' } as const;
 
 interface RemoveFactorDialogProps {
   factor: Factor | null;
@@ -52,58 +21,38 @@ interface RemoveFactorDialogProps {
 
 export function RemoveFactorDialog({ factor, last, onClose, onRemoved }: RemoveFactorDialogProps) {
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose, () => setPassword(''));
 
-  const close = () => {
-    setPassword('');
-    setError(undefined);
-    onClose();
-  };
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (!factor) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+  const submit = dialog.submit(
+    async () => {
+      if (!factor) return;
       await unwrap(api.DELETE('/account/factors/{factorId}', { params: { path: { factorId: factor.factorId } }, body: { currentPassword: password } }));
       setPassword('');
       onRemoved(factor);
       onClose();
-    } catch (caught) {
-      setError(toApiError(caught));
-      setPassword('');
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    () => setPassword(''),
+  );
 
   return (
-    <Dialog open={factor !== null} title={TEXT.title(factor ? factorName(factor) : '')} onClose={close} role="alertdialog">
+    <Dialog open={factor !== null} title={t('console.removeFactor.title', { name: factor ? factorName(factor) : '' })} onClose={dialog.close} role="alertdialog">
       {factor && (
         <form onSubmit={submit} noValidate>
-          <p>{TEXT.body[factor.type]}</p>
-          {last && factor.type !== 'recovery_codes' && <p>{TEXT.lastOne}</p>}
-          <FormError error={error} fieldsShown />
+          <p>{t(BODY_KEYS[factor.type])}</p>
+          {last && factor.type !== 'recovery_codes' && <p>{t('console.removeFactor.lastOne')}</p>}
+          <FormError error={dialog.error} fieldsShown />
           <TextField
-            label={TEXT.password}
+            label={t('console.removeFactor.password')}
             name="currentPassword"
             type="password"
             autoComplete="current-password"
             required
             value={password}
             onValue={setPassword}
-            hint={TEXT.passwordHint}
-            error={error?.fieldErrors.currentPassword}
+            hint={t('console.removeFactor.passwordHint')}
+            error={dialog.fieldErrors.currentPassword}
           />
-          <div class="actions dialog-actions">
-            <button type="button" class="button" onClick={close}>
-              {TEXT.cancel}
-            </button>
-            <button type="submit" class="button button-danger" disabled={busy}>
-              {busy ? TEXT.removing : TEXT.remove}
-            </button>
-          </div>
+          <DialogActions onCancel={dialog.close} cancelLabel={t('console.removeFactor.cancel')} label={t('console.removeFactor.remove')} busyLabel={t('console.removeFactor.removing')} busy={dialog.busy} danger />
         </form>
       )}
     </Dialog>

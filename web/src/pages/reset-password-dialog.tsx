@@ -1,42 +1,28 @@
 import { useState } from 'preact/hooks';
-import { api, unwrap, type ApiError } from '../api/client.ts';
+import { api, unwrap } from '../api/client.ts';
 import type { AdminUser } from '../api/types.ts';
 import { Dialog } from '../components/dialog.tsx';
+import { DialogActions } from '../components/dialog-actions.tsx';
 import { TextField } from '../components/field.tsx';
 import { FormError } from '../components/form-error.tsx';
-import { toApiError } from '../use-resource.ts';
+import { useSubmit } from '../use-submit.ts';
 import { t } from '../i18n.ts';
 
 export function ResetPasswordDialog({ user, onClose, onDone }: { user: AdminUser | null; onClose: () => void; onDone: (user: AdminUser) => void }) {
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const dialog = useSubmit(onClose, () => setPassword(''));
 
-  const close = () => {
-    setPassword('');
-    setError(undefined);
-    onClose();
-  };
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = dialog.submit(async () => {
     if (!user) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await unwrap(api.POST('/admin/users/{subjectId}/password', { params: { path: { subjectId: user.subjectId } }, body: { password } }));
-      close();
-      onDone(user);
-    } catch (caught) {
-      setError(toApiError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+    await unwrap(api.POST('/admin/users/{subjectId}/password', { params: { path: { subjectId: user.subjectId } }, body: { password } }));
+    dialog.close();
+    onDone(user);
+  });
 
   return (
-    <Dialog open={user !== null} title={t('console.resetPassword.title', { account: user?.account ?? '' })} onClose={close}>
+    <Dialog open={user !== null} title={t('console.resetPassword.title', { account: user?.account ?? '' })} onClose={dialog.close}>
       <form onSubmit={submit} noValidate>
-        <FormError error={error} fieldsShown />
+        <FormError error={dialog.error} fieldsShown />
         <TextField
           label={t('console.resetPassword.label')}
           type="password"
@@ -44,16 +30,9 @@ export function ResetPasswordDialog({ user, onClose, onDone }: { user: AdminUser
           value={password}
           onValue={setPassword}
           hint={t('console.resetPassword.hint')}
-          error={error?.fieldErrors.password}
+          error={dialog.fieldErrors.password}
         />
-        <div class="actions dialog-actions">
-          <button type="button" class="button" onClick={close}>
-            {t('console.createUser.cancel')}
-          </button>
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {t(busy ? 'console.resetPassword.busy' : 'console.resetPassword.submit')}
-          </button>
-        </div>
+        <DialogActions onCancel={dialog.close} cancelLabel={t('console.createUser.cancel')} label={t('console.resetPassword.submit')} busyLabel={t('console.resetPassword.busy')} busy={dialog.busy} />
       </form>
     </Dialog>
   );

@@ -10,18 +10,6 @@ import { toApiError } from '../use-resource.ts';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
 import { currentLocale, t, useLocale } from '../i18n.ts';
 
-/** The page's text, read from the catalogues (src/i18n) in the console's language each time it is used. */
-const TEXT = {
-  get code() {
-    return t('console.signInCode.code');
-  },
-  get codeHint() {
-    return t('console.signInCode.codeHint');
-  },
-  get codeNeeded() {
-    return t('console.signInCode.codeNeeded');
-  },
-};
 
 export function SignInPage() {
   const session = useSession();
@@ -205,9 +193,9 @@ function CodeNeeded({ otp, onOtp, error }: { otp: string; onOtp: (value: string)
   return (
     <>
       <div class="alert alert-info" role="status">
-        {TEXT.codeNeeded}
+        {t('console.signInCode.codeNeeded')}
       </div>
-      <OneTimeCodeField label={TEXT.code} hint={TEXT.codeHint} name="otp" value={otp} onValue={onOtp} error={error} focusOnMount />
+      <OneTimeCodeField label={t('console.signInCode.code')} hint={t('console.signInCode.codeHint')} name="otp" value={otp} onValue={onOtp} error={error} focusOnMount />
     </>
   );
 }

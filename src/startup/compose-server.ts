@@ -42,7 +42,10 @@ export async function composeServer(deps: { config: Config; db: Db; engine: Engi
   // Clients and people are read from memory from here on, while other instances' changes can be heard.
   const changes = await followChanges(db, { warn: (message) => operations.log.warn(message), info: (message) => operations.log.info(message) });
   operations.metrics.reportReadCacheWith(changes.inUse);
-  const app = await buildApp({ config, db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });
+  const app = await buildApp({ config, db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream }).catch(async (error: unknown) => {
+    await changes.stop();
+    throw error;
+  });
   app.addHook('onClose', async () => {
     await changes.stop();
   });

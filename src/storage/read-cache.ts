@@ -72,7 +72,8 @@ export function createReadCache() {
     if (hit !== undefined) return hit;
     const startedAt = generation;
     const value = await read();
-    if (value !== undefined && generation === startedAt && source.fresh()) {
+    // fresh() first: a change mark that moved during the read empties the cache, and moves the generation.
+    if (value !== undefined && source.fresh() && generation === startedAt) {
       const kept = entries[section];
       if (kept.size >= ENTRIES_PER_SECTION) kept.delete(kept.keys().next().value!);
       kept.set(key, deepFreeze(value));

@@ -48,7 +48,8 @@ describe.each(TEST_ENGINES)('SQL statements per protocol request on %s', (engine
     const refresh = await statementsOf(() => oidc.refreshTokenGrant(config, exchange.result.refresh_token!));
     expect(refresh.result.refresh_token).not.toBe(exchange.result.refresh_token);
     expect(refresh.statements).toHaveLength(5);
-    // consume the refresh token, store its replacement and the access token
+    // consume the refresh token, store its replacement and the access token; the cached client's secret was
+    // noted a moment ago by this instance (secrets-bridge.ts remembers), so it is not noted again
     expect(writes(refresh.statements)).toHaveLength(3);
 
     const request = await authorizationRequest(config, fixture.web, 'openid profile');

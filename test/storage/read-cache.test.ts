@@ -5,21 +5,10 @@ import { followChanges, openDatabase, type OpenedDatabase } from '../../src/stor
 import { migrateToLatest } from '../../src/storage/migrate.ts';
 import { createReadCache } from '../../src/storage/read-cache.ts';
 import { createStore, type Store } from '../../src/storage/store.ts';
+import { aUser } from '../helpers/a-user.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
 
-const user = (subjectId: string, displayName: string): User => ({
-  subjectId,
-  account: subjectId,
-  displayName,
-  email: null,
-  emailVerified: false,
-  studentStatus: 'unknown',
-  isAdmin: false,
-  status: 'active',
-  locale: null,
-  createdAt: 1,
-  updatedAt: 1,
-});
+const user = (subjectId: string, displayName: string): User => aUser({ subjectId, account: subjectId, displayName });
 
 describe('the read cache', () => {
   it('does not keep what a read that began before an invalidation returns', async () => {
@@ -35,6 +24,26 @@ describe('the read cache', () => {
     const kept = await cache.user('u1', async () => user('u1', 'unread'));
     expect(kept?.displayName).toBe('new');
     expect(Object.isFrozen(kept)).toBe(true);
+  });
+
+  it("does not keep a read during which the change source's mark moved (another process committed meanwhile)", async () => {
+    const cache = createReadCache();
+    let mark = 0;
+    let seen = 0;
+    cache.attach({
+      fresh: () => {
+        if (mark !== seen) {
+          seen = mark;
+          cache.clear();
+        }
+        return true;
+      },
+    });
+    await cache.user('u1', async () => {
+      mark += 1;
+      return user('u1', 'read as the other process committed');
+    });
+    expect((await cache.user('u1', async () => user('u1', 'read again')))?.displayName).toBe('read again');
   });
 
   it('answers nothing from memory while its change source cannot vouch for it, and keeps nothing read meanwhile', async () => {

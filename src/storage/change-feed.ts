@@ -16,7 +16,7 @@ export interface ChangeFeedLog {
   info(message: string): void;
 }
 
-/** The channel the triggers of migrations/20261128050000-cache-change-notifications.ts notify, `<table>:<key>`. */
+/** The channel the triggers of migrations/20261128060000-cache-change-notifications.ts notify, `<table>:<key>`. */
 export const CACHE_CHANNEL = 'sesame_cache';
 /** How the notification connection shows in `pg_stat_activity`. */
 export const LISTENER_APPLICATION_NAME = 'sesame-cache-listener';

@@ -31,7 +31,7 @@ type Section = 'clients' | 'users';
  * Which cached reads each table feeds: the protocol's client (with its project's status and its secrets)
  * and the person. `last_used_at` of a secret is the secrets bridge's bookkeeping (it remembers its own
  * writes), not something a cached client must be read again for. The PostgreSQL triggers
- * (migrations/20261128050000-cache-change-notifications.ts) follow the same table.
+ * (migrations/20261128060000-cache-change-notifications.ts) follow the same table.
  */
 const SECTION_OF_TABLE: Record<string, Section> = { clients: 'clients', client_secrets: 'clients', projects: 'clients', users: 'users' };
 const BOOKKEEPING_COLUMNS: Record<string, readonly string[]> = { client_secrets: ['last_used_at'] };

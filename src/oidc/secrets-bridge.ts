@@ -9,6 +9,7 @@ import type { SesameClientFields, StoredSecretForBridge } from './client-metadat
 // lastUsedAt answers "does anything still use this secret?", a question of minutes: writing it on every
 // token request made each /token call one database write more (a commit, on PostgreSQL a WAL flush).
 const LAST_USED_RESOLUTION_MS = 60_000;
+const REMEMBERED_WRITES_MAX = 10_000;
 
 /**
  * oidc-provider compares a presented client secret with the one `client_secret` it holds. Sesame
@@ -23,6 +24,9 @@ export function installSecretsBridge(provider: Provider, { store, clock }: { sto
   // The secret that authenticated this request's client, noted once /token has issued tokens (DESIGN 5:
   // lastUsedAt moves only then, never on a refused grant).
   const matchedIn = new WeakMap<object, StoredSecretForBridge>();
+  // The client comes from the read cache, whose lastUsedAt is the one read before this process's own
+  // notes (they are bookkeeping and do not empty the cache): the last note written is remembered here.
+  const notedAt = new Map<string, number>();
   provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: SesameClientFields, presented: string) {
     const now = clock.now();
     const presentedDigest = sha256Hex(presented);
@@ -42,6 +46,11 @@ export function installSecretsBridge(provider: Provider, { store, clock }: { sto
     const matched = matchedIn.get(ctx);
     if (matched === undefined || ctx.status !== 200) return;
     const now = clock.now();
-    if (matched.lastUsedAt === null || now - matched.lastUsedAt >= LAST_USED_RESOLUTION_MS) await secrets.noteUsed(matched.secretId, now);
+    const lastUsedAt = Math.max(matched.lastUsedAt ?? -Infinity, notedAt.get(matched.secretId) ?? -Infinity);
+    if (now - lastUsedAt < LAST_USED_RESOLUTION_MS) return;
+    await secrets.noteUsed(matched.secretId, now);
+    notedAt.delete(matched.secretId);
+    if (notedAt.size >= REMEMBERED_WRITES_MAX) notedAt.delete(notedAt.keys().next().value!);
+    notedAt.set(matched.secretId, now);
   });
 }

@@ -61,6 +61,16 @@ export function createMetrics() {
     },
   });
 
+  let readCacheInUse: (() => boolean) | undefined;
+  new Gauge({
+    name: 'sesame_read_cache_in_use',
+    help: '1 while clients and people are read from memory; 0 while every read goes to the database (the PostgreSQL notification connection is down).',
+    registers: [registry],
+    collect() {
+      if (readCacheInUse) this.set(readCacheInUse() ? 1 : 0);
+    },
+  });
+
   return {
     recordRequest(method: string, route: string, statusCode: number, seconds: number): void {
       const labels = { method, route, status: String(statusCode) };
@@ -82,6 +92,10 @@ export function createMetrics() {
     /** Where `sesame_mail_outbox_pending` reads the outbox (the services exist after the metrics). */
     countOutboxWith(count: () => Promise<number>): void {
       countOutbox = count;
+    },
+    /** Where `sesame_read_cache_in_use` asks (src/storage/change-feed.ts). */
+    reportReadCacheWith(inUse: () => boolean): void {
+      readCacheInUse = inUse;
     },
     signInCount: (surface: SignInSurface, outcome: SignInOutcome) => signInCounts.get(`${surface} ${outcome}`) ?? 0,
     refusalCount: (operation: RateLimitedOperation, limit: RateLimitDimension) => refusalCounts.get(`${operation} ${limit}`) ?? 0,

@@ -6,7 +6,7 @@ import type { Clock } from '../domain/clock.ts';
 import { mailSettingsOf, runMailWorker } from '../mail/mail-runtime.ts';
 import { createOperations, type Operations } from '../ops/operations.ts';
 import { createServices, type Services } from '../services/index.ts';
-import type { Db, Engine } from '../storage/database.ts';
+import { followChanges, type Db, type Engine } from '../storage/database.ts';
 import { prepareInstance, type PreparedInstance } from './prepare-instance.ts';
 
 export interface ComposedServer {
@@ -39,7 +39,16 @@ export async function composeServer(deps: { config: Config; db: Db; engine: Engi
   });
   operations.metrics.countOutboxWith(services.outgoingMail.countPending);
   const prepared = await prepareInstance({ config, db, clock, services });
-  const app = await buildApp({ config, db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream });
+  // Clients and people are read from memory from here on, while other instances' changes can be heard.
+  const changes = await followChanges(db, { warn: (message) => operations.log.warn(message), info: (message) => operations.log.info(message) });
+  operations.metrics.reportReadCacheWith(changes.inUse);
+  const app = await buildApp({ config, db, engine, clock, services, instanceSecrets: prepared.instanceSecrets, operations, ...logStream }).catch(async (error: unknown) => {
+    await changes.stop();
+    throw error;
+  });
+  app.addHook('onClose', async () => {
+    await changes.stop();
+  });
   runMailWorker(app, { config, services });
   return { app, services, operations, prepared };
 }

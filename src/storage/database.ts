@@ -5,7 +5,10 @@ import pg from 'pg';
 import { DATABASE_TIMEOUTS } from './database-timeouts.ts';
 import { preparedStatementPool } from './postgres-prepared-statements.ts';
 import { clientClosingOnSilence, createSilenceGuard } from './postgres-silence-guard.ts';
+import { followPostgresChanges, followSqliteChanges, type ChangeFeed, type ChangeFeedLog } from './change-feed.ts';
+import { createReadCache, registerReadCache, type ReadCache } from './read-cache.ts';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
+import { watchingWrites } from './write-watching-dialect.ts';
 import type { Database } from './schema.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -15,6 +18,24 @@ export interface OpenedDatabase {
   db: Db;
   engine: Engine;
   close(): Promise<void>;
+}
+
+/**
+ * What a server adds to an opened database: its read cache starts answering, following other processes'
+ * changes (src/storage/change-feed.ts). Without it (the command line) every read goes to the database.
+ */
+const followers = new WeakMap<Db, (log: ChangeFeedLog) => Promise<ChangeFeed>>();
+
+export function followChanges(db: Db, log: ChangeFeedLog): Promise<ChangeFeed> {
+  const follow = followers.get(db);
+  if (!follow) throw new Error('followChanges: this database was not opened by openDatabase');
+  return follow(log);
+}
+
+function withReadCache(db: Db, cache: ReadCache, follow: (log: ChangeFeedLog) => Promise<ChangeFeed>): Db {
+  registerReadCache(db, cache);
+  followers.set(db, follow);
+  return db;
 }
 
 // int8 (our epoch-ms columns and COUNT(*)) arrives as a string by default; every value we store fits a double.
@@ -56,12 +77,15 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
     // The same for a client checked out between queries (inside a transaction): without a listener
     // its 'error' is an uncaught exception. Its query fails, and the pool discards it on release.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: silence.guard(preparedStatementPool(pool)) }), ...log });
+    const cache = createReadCache();
+    const dialect = watchingWrites(new PostgresDialect({ pool: silence.guard(preparedStatementPool(pool)) }), cache.written);
+    const db = withReadCache(new Kysely<Database>({ dialect, ...log }), cache, (feedLog) => followPostgresChanges(databaseUrl, cache, feedLog));
     return { db, engine, close: () => db.destroy() };
   }
   const path = databaseUrl.slice('sqlite:'.length);
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  const { dialect } = createNodeSqliteDialect(path);
-  const db = new Kysely<Database>({ dialect, ...log });
+  const { dialect, database } = createNodeSqliteDialect(path);
+  const cache = createReadCache();
+  const db = withReadCache(new Kysely<Database>({ dialect: watchingWrites(dialect, cache.written), ...log }), cache, async () => followSqliteChanges(database, cache));
   return { db, engine, close: () => db.destroy() };
 }

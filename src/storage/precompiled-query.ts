@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable } from 'kysely';
+import { createQueryId, type Compilable, type CompiledQuery } from 'kysely';
 
 /**
  * Kysely builds an immutable query tree and compiles it to SQL on every call: about an eighth of a
@@ -13,13 +13,18 @@ export function precompile<Slot extends string, Row>(
 ): (values: Record<Slot, unknown>) => CompiledQuery<Row> {
   const placeholders = new Map<object, Slot>(slots.map((slot) => [{ placeholder: slot }, slot]));
   const placeholderOf = new Map([...placeholders].map(([placeholder, slot]) => [slot, placeholder]));
-  const { sql, parameters } = build((slot) => placeholderOf.get(slot) as never).compile();
+  // The query tree goes with each run: the write watcher (write-watching-dialect.ts) reads its table from it.
+  const { sql, parameters, query } = build((slot) => placeholderOf.get(slot) as never).compile();
   const slotAt = parameters.map((parameter) => (typeof parameter === 'object' && parameter !== null ? placeholders.get(parameter) : undefined));
   const unused = slots.filter((slot) => !slotAt.includes(slot));
   if (unused.length > 0) throw new Error(`precompile: slot(s) ${unused.join(', ')} not used in ${sql}`);
-  return (values) =>
-    CompiledQuery.raw(sql, parameters.map((parameter, index) => {
+  return (values) => ({
+    sql,
+    query,
+    queryId: createQueryId(),
+    parameters: parameters.map((parameter, index) => {
       const slot = slotAt[index];
       return slot === undefined ? parameter : values[slot];
-    })) as CompiledQuery<Row>;
+    }),
+  });
 }

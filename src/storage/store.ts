@@ -21,6 +21,7 @@ import { upstreamIdentityRepository } from './repositories/upstream-identity-rep
 import { upstreamSignInRepository } from './repositories/upstream-sign-in-repository.ts';
 import { userRepository } from './repositories/user-repository.ts';
 import { webauthnChallengeRepository } from './repositories/webauthn-challenge-repository.ts';
+import { readCacheOf, type ReadCache } from './read-cache.ts';
 import type { Database } from './schema.ts';
 
 /** What a repository runs its statements on: the database, or the transaction it was opened in. */
@@ -75,12 +76,26 @@ export async function pingDatabase(db: Db): Promise<boolean> {
   return (await sql`select 1 as ok`.execute(db)).rows.length === 1;
 }
 
+/**
+ * Outside a transaction, the protocol's client and the person come from the database's read cache
+ * (read-cache.ts) when it can vouch for them; inside one, every read sees the transaction.
+ */
+function withCachedReads(repos: Repositories, cache: ReadCache | undefined): Repositories {
+  if (!cache) return repos;
+  const { clients, users } = repos;
+  return {
+    ...repos,
+    clients: { ...clients, findForProtocol: (clientId) => cache.client(clientId, () => clients.findForProtocol(clientId)) },
+    users: { ...users, findBySubjectId: (subjectId) => cache.user(subjectId, () => users.findBySubjectId(subjectId)) },
+  };
+}
+
 export function createStore(db: Db, engine: Engine): Store {
   const bound = Object.entries(REPOSITORY_FACTORIES).map(([name, factory]) => [name, factory(db, engine)] as const);
   const on = (executor: Executor) => Object.fromEntries(bound.map(([name, bind]) => [name, bind(executor)])) as Repositories;
   return {
     engine,
-    repos: on(db),
+    repos: withCachedReads(on(db), readCacheOf(db)),
     transaction: (work) => db.transaction().execute((trx) => work(on(trx))),
     ping: () => pingDatabase(db),
   };

@@ -1,29 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { User } from '../../src/domain/accounts.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrate.ts';
 import { createStore } from '../../src/storage/store.ts';
 import { createTestDatabase, TEST_ENGINES } from '../helpers/engines.ts';
 import { useMigratedStore } from '../helpers/migrated-store.ts';
-
-/** A user as the services build one; `overrides` picks the fields a test is about. */
-function aUser(overrides: Partial<User> = {}): User {
-  return {
-    subjectId: randomUUID(),
-    account: `user-${randomUUID().slice(0, 8)}`,
-    displayName: 'Someone',
-    email: null,
-    emailVerified: false,
-    studentStatus: 'unknown',
-    isAdmin: false,
-    status: 'active',
-    locale: null,
-    createdAt: 1_000,
-    updatedAt: 1_000,
-    ...overrides,
-  };
-}
+import { aUser } from '../helpers/a-user.ts';
 
 const UNSTORABLE = ['ali\u0000ce', 'ali\uD800ce', '\uDC00'];
 

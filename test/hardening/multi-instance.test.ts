@@ -30,7 +30,8 @@ afterAll(() => killAllSesame());
 
 /**
  * Two `node src/main.ts` processes on one PostgreSQL database and one Redis, serving one issuer,
- * as docs/operations.md describes: what one is told, the other knows at once.
+ * as docs/operations.md describes: what one is told, the other knows within 1 s (its read cache is told
+ * through PostgreSQL's LISTEN/NOTIFY).
  */
 describe.skipIf(!redisUp || !TEST_ENGINES.includes('postgres'))('two Sesame processes on one PostgreSQL and one Redis', () => {
   let database: TestDatabase;
@@ -70,7 +71,19 @@ describe.skipIf(!redisUp || !TEST_ENGINES.includes('postgres'))('two Sesame proc
     return { status: response.status, location: response.headers.get('location') };
   }
 
-  it('a client registered, revised, disabled and re-enabled through one instance is live on the other at once', { timeout: 60_000 }, async () => {
+  /** The bound docs/operations.md states for a change to reach every instance's read cache. */
+  const CACHE_BOUND_MS = 1_000;
+  /** /auth on `instance` until it answers `status`, failing when it does not within the bound. */
+  async function authorizeUntil(status: number, instance: SesameProcess, clientId: string, redirectUri: string) {
+    const start = performance.now();
+    for (;;) {
+      const answer = await authorize(instance, clientId, redirectUri);
+      if (answer.status === status || performance.now() - start > CACHE_BOUND_MS) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('a client registered, revised, disabled and re-enabled through one instance is live on the other within 1 s', { timeout: 60_000 }, async () => {
     const admin = agentOver(one.url);
     await admin.login();
     const project = (await admin.call('POST', '/projects', { name: 'Two instances' })).body.project.projectId as string;
@@ -100,29 +113,29 @@ describe.skipIf(!redisUp || !TEST_ENGINES.includes('postgres'))('two Sesame proc
     const tokens = await redeemCode(atFirst, request, callback.location!);
     expect(tokens.claims()?.sub).toBe(person.body.user.subjectId);
 
-    // New redirect URIs through the first: the second refuses the old one and accepts the new one at once.
+    // New redirect URIs through the first: the second refuses the old one and accepts the new one within the bound.
     let version = registered.body.client.clientVersion as number;
     const revised = await admin.call('PUT', `/projects/${project}/clients/${clientId}/revision`, { clientVersion: version, redirectUris: ['http://127.0.0.1:9/rp/new'], scopeWhitelist: ['openid', 'profile'] });
     expect(revised.status, revised.text).toBe(200);
     version = revised.body.client.clientVersion;
-    const old = await authorize(other, clientId, 'http://127.0.0.1:9/rp/cb');
+    const old = await authorizeUntil(400, other, clientId, 'http://127.0.0.1:9/rp/cb');
     expect(old.status).toBe(400);
     expect(old.location).toBeNull();
     const fresh = await authorize(other, clientId, 'http://127.0.0.1:9/rp/new');
     expect(fresh.status).toBe(303);
     expect(fresh.location).toMatch(/^\/interaction\//);
 
-    // Disabled through the first: refused by the second at once.
+    // Disabled through the first: refused by the second within the bound.
     const disabled = await admin.call('PATCH', `/projects/${project}/clients/${clientId}`, { clientVersion: version, status: 'disabled' });
     expect(disabled.status, disabled.text).toBe(200);
-    expect((await authorize(other, clientId, 'http://127.0.0.1:9/rp/new')).status).toBe(400);
+    expect((await authorizeUntil(400, other, clientId, 'http://127.0.0.1:9/rp/new')).status).toBe(400);
 
-    // And the other way round: re-enabled through the second, accepted by the first at once.
+    // And the other way round: re-enabled through the second, accepted by the first within the bound.
     const secondAdmin = agentOver(other.url);
     await secondAdmin.login();
     const enabled = await secondAdmin.call('PATCH', `/projects/${project}/clients/${clientId}`, { clientVersion: disabled.body.client.clientVersion, status: 'active' });
     expect(enabled.status, enabled.text).toBe(200);
-    expect((await authorize(one, clientId, 'http://127.0.0.1:9/rp/new')).status).toBe(303);
+    expect((await authorizeUntil(303, one, clientId, 'http://127.0.0.1:9/rp/new')).status).toBe(303);
   });
 
   it('sign-in failures through one instance count on the other (one limit in Redis)', { timeout: 60_000 }, async () => {

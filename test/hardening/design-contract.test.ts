@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import type { Actor } from '../../src/domain/actor.ts';
+import { AppError } from '../../src/errors.ts';
+import { toolWords } from '../../src/mcp/tool-call.ts';
+import { createPersonOnlyCheck } from '../../src/services/account/person-only.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 
@@ -25,6 +29,32 @@ describe('the documented defaults of sections 9, 14 and 15', () => {
 
   it('ASSISTANT_METADATA_DOCUMENTS defaults to on, with no private host allowed', () => {
     expect(loadConfig({}).assistantMetadata).toEqual({ enabled: true, allowedHosts: [] });
+  });
+});
+
+describe('refusals of the person-only checks (DESIGN 14) in each surface\'s words (DESIGN 15: never a REST path on MCP)', () => {
+  const check = createPersonOnlyCheck({ clock: { now: () => 10 * 60_000 + 1 } });
+  const person = (changes: Partial<Actor>): Actor => ({ subjectId: 'usr_1', isAdmin: true, surface: 'console', ip: null, ...changes });
+  const refusalOf = (attempt: () => unknown): AppError => {
+    try {
+      attempt();
+    } catch (error) {
+      if (error instanceof AppError) return error;
+      throw error;
+    }
+    throw new Error('not refused');
+  };
+
+  it('name operations by pointer, so MCP words them as tools', () => {
+    const refusals = [
+      refusalOf(() => check.requirePerson(person({ surface: 'mcp', viaClientId: 'cli_a' }), 'Adding a passkey')),
+      refusalOf(() => check.requirePerson(person({ provenAt: 0 }), 'Adding a passkey')),
+      refusalOf(() => check.requireAdminOnOther(person({ surface: 'mcp', viaClientId: 'cli_a' }), 'usr_2', 'Setting a person\'s password')),
+      refusalOf(() => check.requireAdminOnOther(person({ surface: 'agent' }), 'usr_1', 'Setting a person\'s password')),
+    ];
+    expect(refusals.map((refusal) => refusal.code)).toEqual(['browser_only', 'reauthentication_required', 'browser_only', 'use_my_account']);
+    for (const refusal of refusals) expect(refusal.inWords(toolWords).message, refusal.code).not.toMatch(/\b(?:GET|POST|PUT|PATCH|DELETE)\s+`?\/|\/api\//);
+    expect(refusals[1]!.inWords(toolWords).message).toContain('`reauthenticate`');
   });
 });
 
@@ -60,6 +90,15 @@ describe.each(TEST_ENGINES)('what an assistant reads before it has a token, on %
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toBe(`Bearer scope="sesame:read sesame:write", resource_metadata="${ctx.config.issuer}/.well-known/oauth-protected-resource/mcp"`);
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('the Agent API guide tells an OAuth assistant what DESIGN 15 says: refresh tokens always, rotating, the 90-day bound, and connecting unregistered', async () => {
+    const guide: string = (await ctx.app.inject({ url: '/api/agent/instructions' })).json().prompt;
+    expect(guide).toContain('It lives 1 hour. A refresh token always comes with it');
+    expect(guide).toContain('presenting a replaced one ends the whole connection at once; one unused for 14 days expires');
+    expect(guide).toContain('The connection lasts at most 90 days from when the person connected you');
+    expect(guide).toContain('the https URL of your client ID metadata document');
+    expect(guide).not.toMatch(/then sign in again the same way/);
   });
 
   it('keeps a caller\'s X-Request-Id of up to 200 visible ASCII characters, and replaces anything else', async () => {

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import type { Actor } from '../../src/domain/actor.ts';
+import { cliActor, type Actor } from '../../src/domain/actor.ts';
 import { AppError } from '../../src/errors.ts';
 import { toolWords } from '../../src/mcp/tool-call.ts';
 import { createPersonOnlyCheck } from '../../src/services/account/person-only.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
+import { createAgentClient } from '../api/helpers/api-clients.ts';
+import { PASSWORD } from '../api/helpers/users.ts';
 
 /**
  * Figures of DESIGN.md (sections 9, 14, 15, 17) that no other suite pins: defaults of the environment
@@ -99,6 +101,24 @@ describe.each(TEST_ENGINES)('what an assistant reads before it has a token, on %
     expect(guide).toContain('The connection lasts at most 90 days from when the person connected you');
     expect(guide).toContain('the https URL of your client ID metadata document');
     expect(guide).not.toMatch(/then sign in again the same way/);
+  });
+
+  it('pages people 50 at a time unless asked otherwise (DESIGN 17: limit 1-200, default 50)', async () => {
+    await ctx.services.users.createUser(cliActor, { account: 'lister', displayName: 'Lister', password: PASSWORD, isAdmin: true });
+    // Made without a password (a set-password link each), so that sixty people cost no password hashing.
+    for (let index = 0; index < 60; index += 1) await ctx.services.users.createUserWithSetPasswordLink(cliActor, { account: `person-${index}`, displayName: `Person ${index}` });
+    const everyone = (await ctx.services.users.listUsers(cliActor)).length;
+    expect(everyone).toBeGreaterThan(60);
+    const admin = createAgentClient(ctx.app);
+    await admin.login('lister', PASSWORD);
+    const first = await admin.call('GET', '/admin/users');
+    expect(first.status).toBe(200);
+    expect(first.body.users).toHaveLength(50);
+    expect(first.body.nextBefore).toEqual(expect.any(String));
+    const rest = await admin.call('GET', `/admin/users?before=${encodeURIComponent(first.body.nextBefore)}`);
+    expect(rest.body.users).toHaveLength(everyone - 50);
+    expect(rest.body.nextBefore).toBeNull();
+    expect((await admin.call('GET', '/admin/users?limit=200')).body.users).toHaveLength(everyone);
   });
 
   it('keeps a caller\'s X-Request-Id of up to 200 visible ASCII characters, and replaces anything else', async () => {

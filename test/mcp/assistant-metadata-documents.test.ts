@@ -222,6 +222,8 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
       [{ code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
       [{ code_challenge_method: 'plain' }, 'invalid_request'],
     ] as const;
+    const fetches = () => documents.requests.filter((path) => path === '/assistant.json').length;
+    const fetchesBefore = fetches();
     for (const [changes, error] of refusals) {
       const answer = await authorize(documentUrl(), changes);
       expect(answer.status, JSON.stringify(changes)).toBe(303);
@@ -230,6 +232,8 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
       expect(location.searchParams.get('error'), JSON.stringify(changes)).toBe(error);
       expect(location.searchParams.has('code')).toBe(false);
     }
+    // The document is cached: four requests in a row fetch it at most once.
+    expect(fetches() - fetchesBefore).toBeLessThanOrEqual(1);
   });
 
   it('asks for a resource: without one the request ends on an error page, never a consent', async () => {

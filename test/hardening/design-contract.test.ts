@@ -121,6 +121,16 @@ describe.each(TEST_ENGINES)('what an assistant reads before it has a token, on %
     expect((await admin.call('GET', '/admin/users?limit=200')).body.users).toHaveLength(everyone);
   });
 
+  it('searches people case-insensitively beyond ASCII, the same on both engines (DESIGN 17)', async () => {
+    const emile = await ctx.services.users.createUserWithSetPasswordLink(cliActor, { account: 'emile', displayName: 'Émile Zola', email: 'emile@example.org' });
+    const sokrates = await ctx.services.users.createUserWithSetPasswordLink(cliActor, { account: 'sokrates', displayName: 'Σωκράτης Ж' });
+    const admin = createAgentClient(ctx.app);
+    await admin.login('lister', PASSWORD);
+    const found = async (query: string) => ((await admin.call('GET', `/admin/users?query=${encodeURIComponent(query)}`)).body.users as { subjectId: string }[]).map((user) => user.subjectId);
+    for (const query of ['émile', 'ÉMILE', 'Émile zola']) expect(await found(query), query).toEqual([emile.user.subjectId]);
+    for (const query of ['ΣΩΚΡΆΤΗΣ', 'σωκράτης', 'ж']) expect(await found(query), query).toEqual([sokrates.user.subjectId]);
+  });
+
   it('keeps a caller\'s X-Request-Id of up to 200 visible ASCII characters, and replaces anything else', async () => {
     const idOf = async (sent: string) => (await ctx.app.inject({ url: '/health/live', headers: { 'x-request-id': sent } })).headers['x-request-id'];
     const longest = `!~${'x'.repeat(196)}"}`;

@@ -107,9 +107,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Both management surfaces over the one service layer; the Agent API only when enabled (otherwise its paths are plain 404s).
   const apiDeps = { services: deps.services, config: deps.config };
   await app.register(managementApi, { prefix: MANAGEMENT_API_PREFIX, ...apiDeps, cookieKeys: deps.instanceSecrets.cookieKeys });
-  if (deps.config.agentApiEnabled) await app.register(agentApi, { prefix: AGENT_API_PREFIX, ...apiDeps });
+  // Assistants' surfaces: their guides state the OIDC engine's token lifetimes.
+  const assistantDeps = { ...apiDeps, assistantTokenLifetimes: ASSISTANT_TOKEN_LIFETIMES };
+  if (deps.config.agentApiEnabled) await app.register(agentApi, { prefix: AGENT_API_PREFIX, ...assistantDeps });
   // The MCP server for assistants, authorized by Sesame's own OAuth tokens (otherwise /mcp is a plain 404).
-  if (deps.config.mcpEnabled) await app.register(mcpServer, { ...apiDeps, assistantTokenLifetimes: ASSISTANT_TOKEN_LIFETIMES });
+  if (deps.config.mcpEnabled) await app.register(mcpServer, assistantDeps);
 
   return app;
 }

@@ -16,3 +16,16 @@ export const USER_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
  */
 export const ONE_TIME_CODE_CAP = { failures: 10, windowSeconds: 900 } as const;
 export const DIRECTORY_BIND_CAP = { failures: 5, windowSeconds: 900 } as const;
+
+/** How long what an assistant holds lives, in seconds: the OIDC engine's own lifetimes (src/oidc/token-lifetimes.ts), which both guides state. */
+export interface AssistantTokenLifetimes {
+  accessTokenSeconds: number;
+  /** A refresh token unused this long expires. */
+  refreshTokenIdleSeconds: number;
+  /** The connection (the grant and its refresh tokens) ends this long after the person connected the assistant. */
+  connectionMaxSeconds: number;
+}
+
+/** A lifetime as the guides word it: `1 hour`, `14 days`. */
+export const durationInWords = (seconds: number): string =>
+  seconds % 86_400 === 0 ? `${seconds / 86_400} days` : seconds % 3600 === 0 ? `${seconds / 3600} hour${seconds === 3600 ? '' : 's'}` : `${seconds} seconds`;

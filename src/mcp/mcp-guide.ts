@@ -5,7 +5,7 @@ import { isCreating, type AnyOperation } from '../api/operation.ts';
 import { ASSISTANT_SCOPES, ASSISTANT_SCOPE_DESCRIPTIONS } from '../domain/assistant-scopes.ts';
 import { REDIRECT_URI_RULES } from '../domain/client-rules.ts';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../domain/clients.ts';
-import { AUDIT_PAGE } from '../domain/limits.ts';
+import { AUDIT_PAGE, durationInWords, type AssistantTokenLifetimes } from '../domain/limits.ts';
 import { renderText, said, see, type PointedText } from '../domain/pointed-text.ts';
 import { VERSION_CONFLICT_RETRY } from '../domain/refusal-texts.ts';
 import { SCOPE_DESCRIPTIONS } from '../domain/scopes.ts';
@@ -17,15 +17,6 @@ import { toolAnnotations } from './tool-operations.ts';
 
 export const GUIDE_PROMPT_NAME = 'sesame-guide';
 export const GUIDE_RESOURCE_URI = 'sesame://guide';
-
-/** How long what an assistant holds lives, in seconds (src/oidc/token-lifetimes.ts, handed over by the app). */
-export interface AssistantTokenLifetimes {
-  accessTokenSeconds: number;
-  /** A refresh token unused this long expires. */
-  refreshTokenIdleSeconds: number;
-  /** The connection (the grant and its refresh tokens) ends this long after the person connected the assistant. */
-  connectionMaxSeconds: number;
-}
 
 export interface McpGuideSettings {
   /** The tools, in the order they are listed. */
@@ -47,8 +38,6 @@ const table = (header: string[], rows: string[][]) => [`| ${header.join(' | ')} 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const say = (text: string | PointedText) => renderText(text, toolWords);
 const tool = (operationId: string) => toolWords(operationId);
-
-const duration = (seconds: number) => (seconds % 86_400 === 0 ? `${seconds / 86_400} days` : seconds % 3600 === 0 ? `${seconds / 3600} hour${seconds === 3600 ? '' : 's'}` : `${seconds} seconds`);
 
 function toolsSection(tools: readonly AnyOperation[]): string {
   const byTag = new Map<string, AnyOperation[]>();
@@ -88,9 +77,9 @@ You are connected to Sesame, an OpenID Connect identity provider, to help a pers
 
 ## 1. Your connection
 
-- Your access token lives ${duration(lifetimes.accessTokenSeconds)}. A refresh token always comes with it: when the access token expires, your MCP client gets a new one with the refresh token, without the person.
-- Each refresh replaces the refresh token with a new one: keep only the newest. Presenting a replaced refresh token again ends the whole connection at once (it looks stolen). A refresh token unused for ${duration(lifetimes.refreshTokenIdleSeconds)} expires.
-- The connection lasts at most ${duration(lifetimes.connectionMaxSeconds)} from when the person connected you, however often you refresh; then, or when the person or an administrator disconnects you, the person connects you again through Sesame's sign-in and consent pages.
+- Your access token lives ${durationInWords(lifetimes.accessTokenSeconds)}. A refresh token always comes with it: when the access token expires, your MCP client gets a new one with the refresh token, without the person.
+- Each refresh replaces the refresh token with a new one: keep only the newest. Presenting a replaced refresh token again ends the whole connection at once (it looks stolen). A refresh token unused for ${durationInWords(lifetimes.refreshTokenIdleSeconds)} expires.
+- The connection lasts at most ${durationInWords(lifetimes.connectionMaxSeconds)} from when the person connected you, however often you refresh; then, or when the person or an administrator disconnects you, the person connects you again through Sesame's sign-in and consent pages.
 - What you may do is bounded twice: by the person's role in each project, and by the scopes they granted:
 ${ASSISTANT_SCOPES.map((scope) => `  - \`${scope}\`: ${ASSISTANT_SCOPE_DESCRIPTIONS[scope]}.`).join('\n')}
   A tool outside the granted scopes is not listed. Called anyway, it is not a tool error but an HTTP 403 whose \`WWW-Authenticate\` challenge names the scope to ask for (yours plus what the tool needs), with a JSON-RPC error whose \`data.error\` is \`insufficient_scope\`: your MCP client asks the person to authorize that scope on Sesame's consent page. Tell them why first; if they grant less, do not call it again.

@@ -2,11 +2,11 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerTokenOf } from '../api/bearer-token.ts';
 import { insufficientScopeChallenge, loginChallenge, type InsufficientScopeError } from '../api/operation-scope.ts';
-import type { ApiDeps } from '../api/register-operations.ts';
+import type { AgentApiDeps } from '../api/agent/register-agent-api.ts';
 import type { Actor } from '../domain/actor.ts';
 import { assistantResourceUrls } from '../domain/assistant-scopes.ts';
 import { AppError } from '../errors.ts';
-import { renderMcpGuide, type AssistantTokenLifetimes } from './mcp-guide.ts';
+import { renderMcpGuide } from './mcp-guide.ts';
 import { buildCatalogue, createMcpServer } from './mcp-server.ts';
 import { toolOperations } from './tool-operations.ts';
 
@@ -20,10 +20,7 @@ interface Caller {
   signedIn: { user: NonNullable<Awaited<ReturnType<FastifyInstance['oidc']['verifyAssistantToken']>>>['user']; token: string; assistant: { clientId: string; clientName?: string | null; grantId: string; scopes: readonly string[] } };
 }
 
-export interface McpDeps extends ApiDeps {
-  /** What the guide tells an assistant about its tokens: the OIDC engine's own lifetimes. */
-  assistantTokenLifetimes: AssistantTokenLifetimes;
-}
+export type McpDeps = AgentApiDeps;
 
 /**
  * Sesame's MCP server at /mcp: Streamable HTTP, stateless (one MCP server per request, JSON
@@ -33,7 +30,7 @@ export interface McpDeps extends ApiDeps {
  */
 export async function mcpServer(app: FastifyInstance, deps: McpDeps): Promise<void> {
   const bodyLimit = app.initialConfig.bodyLimit ?? 1_048_576;
-  const tools = toolOperations(deps.config, bodyLimit);
+  const tools = toolOperations(deps.config, bodyLimit, deps.assistantTokenLifetimes);
   const catalogue = buildCatalogue(tools, renderMcpGuide({ tools, lifetimes: deps.assistantTokenLifetimes, bodyLimitBytes: bodyLimit }));
   const { resource, metadataUrl } = assistantResourceUrls(deps.config.issuer, 'mcp');
   const callers = new WeakMap<FastifyRequest, Caller>();

@@ -1,6 +1,7 @@
 import { agentOperations } from '../api/agent/register-agent-api.ts';
 import type { AnyOperation } from '../api/operation.ts';
 import type { Config } from '../config.ts';
+import type { AssistantTokenLifetimes } from '../domain/limits.ts';
 
 /** Agent API operations that make no sense as tools: the token comes from OAuth, and MCP describes itself. */
 export const OPERATIONS_NOT_TOOLS = new Set(['login', 'logout', 'getInstructions', 'getOpenApiDocument']);
@@ -10,8 +11,8 @@ export const OPERATIONS_NOT_TOOLS = new Set(['login', 'logout', 'getInstructions
  * operations only a person's browser or password session may call (`onlyFrom`), which an assistant's
  * token never may: they are no tools at all, so an assistant neither sees nor calls them.
  */
-export function toolOperations(config: Config, bodyLimitBytes: number): AnyOperation[] {
-  return agentOperations(config, bodyLimitBytes).filter((operation) => !OPERATIONS_NOT_TOOLS.has(operation.operationId) && operation.onlyFrom === undefined);
+export function toolOperations(config: Config, bodyLimitBytes: number, lifetimes: AssistantTokenLifetimes): AnyOperation[] {
+  return agentOperations(config, bodyLimitBytes, lifetimes).filter((operation) => !OPERATIONS_NOT_TOOLS.has(operation.operationId) && operation.onlyFrom === undefined);
 }
 
 /** MCP tool annotations, from the operation's definition: reads are read-only; what the operation marks destructive is. */

@@ -116,6 +116,9 @@ export function createNodeSqliteDialect(path: string): NodeSqliteDialect {
   database.exec('PRAGMA foreign_keys = ON');
   // A lock held by another process is waited for by sqlite-driver.ts, between pauses, off the event loop.
   database.exec('PRAGMA busy_timeout = 0');
+  // SQLite's own lower() folds ASCII only; PostgreSQL's folds every letter. Searches compare lower(column) with
+  // text lowered in JavaScript, so both engines fold as JavaScript does ("Émile" is found by "émile").
+  database.function('lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
   let checkpointer: WalCheckpointer | undefined;
   const adapted: SqliteDatabase = {
     // The worker closes its connection first, so this one is the last and does SQLite's final checkpoint.

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentApi, AGENT_API_PREFIX } from '../../src/api/agent/register-agent-api.ts';
 import { managementApi, MANAGEMENT_API_PREFIX } from '../../src/api/management/register-management-api.ts';
 import { ERROR_CODES } from '../../src/errors.ts';
+import { ASSISTANT_TOKEN_LIFETIMES } from '../../src/oidc/token-lifetimes.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
 import { createOpenApiChecker } from './helpers/openapi-checker.ts';
@@ -76,7 +77,7 @@ describe.each(TEST_ENGINES)('OpenAPI documents on %s', (engine) => {
     collector.decorate('rateLimits', ctx.app.rateLimits);
     const deps = { services: ctx.services, config: ctx.config };
     await collector.register(managementApi, { prefix: MANAGEMENT_API_PREFIX, ...deps, cookieKeys: ['a cookie key that is long enough for the test'] });
-    await collector.register(agentApi, { prefix: AGENT_API_PREFIX, ...deps });
+    await collector.register(agentApi, { prefix: AGENT_API_PREFIX, ...deps, assistantTokenLifetimes: ASSISTANT_TOKEN_LIFETIMES });
     await collector.ready();
     const documented = SURFACES.flatMap(({ name, prefix }) => documentedOperations(documents[name], prefix));
     expect(registered.sort()).toEqual(documented.sort());

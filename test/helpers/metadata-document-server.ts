@@ -32,6 +32,8 @@ export interface DocumentAnswer {
   status?: number;
   headers?: Record<string, string>;
   body: string;
+  /** How long the server waits before it answers (a slow host). */
+  delayMs?: number;
 }
 
 /** An HTTPS server on 127.0.0.1 answering each path with what the test put there; every request's path is counted. */
@@ -52,7 +54,9 @@ export async function startMetadataDocumentServer(tls: ThrowawayTls): Promise<Me
     requests.push(path);
     const answer = answers.get(path);
     if (!answer) return void response.writeHead(404).end();
-    response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
+    const send = () => void response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
+    if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+    else send();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
@@ -63,6 +67,10 @@ export async function startMetadataDocumentServer(tls: ThrowawayTls): Promise<Me
       answers.set(path, 'body' in answer && typeof (answer as DocumentAnswer).body === 'string' ? (answer as DocumentAnswer) : { body: JSON.stringify(answer) });
     },
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

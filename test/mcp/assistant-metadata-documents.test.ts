@@ -75,6 +75,7 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
     documents.serve('/moved.json', { status: 302, headers: { location: documents.url('/assistant.json') }, body: '' });
     documents.serve('/large.json', { body: JSON.stringify({ ...document('/large.json'), padding: 'x'.repeat(70 * 1024) }) });
     documents.serve('/broken.json', { body: '{"client_id": "not json' });
+    documents.serve('/slow.json', { body: JSON.stringify(document('/slow.json')), delayMs: 8000 });
     database = await createTestDatabase(engine);
     sesame = await startSesame({
       databaseUrl: database.url,
@@ -206,6 +207,33 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
     expectErrorPage(await authorize(documents.url('/broken.json')), DOCUMENT_REFUSED, 'fetch failed');
     expectErrorPage(await authorize(documents.url('/nowhere.json')), DOCUMENT_REFUSED, 'answered 404');
     expectErrorPage(await authorize(documents.url('/secret.json')), DOCUMENT_REFUSED, /shared-secret|token_endpoint_auth_method/);
+  });
+
+  it('gives up on a document that does not arrive within 5 s', async () => {
+    const started = Date.now();
+    expectErrorPage(await authorize(documents.url('/slow.json')), DOCUMENT_REFUSED, 'did not arrive within 5 s');
+    expect(Date.now() - started).toBeLessThan(6500);
+  });
+
+  it('allows such an assistant only sesame:* and offline_access, with PKCE S256: anything else is an OAuth error sent back to it, never a code', async () => {
+    const refusals = [
+      [{ scope: 'openid sesame:read' }, 'invalid_scope'],
+      [{ scope: 'profile email' }, 'invalid_scope'],
+      [{ code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
+      [{ code_challenge_method: 'plain' }, 'invalid_request'],
+    ] as const;
+    const fetches = () => documents.requests.filter((path) => path === '/assistant.json').length;
+    const fetchesBefore = fetches();
+    for (const [changes, error] of refusals) {
+      const answer = await authorize(documentUrl(), changes);
+      expect(answer.status, JSON.stringify(changes)).toBe(303);
+      const location = new URL(answer.location!);
+      expect(`${location.origin}${location.pathname}`).toBe(redirectUri());
+      expect(location.searchParams.get('error'), JSON.stringify(changes)).toBe(error);
+      expect(location.searchParams.has('code')).toBe(false);
+    }
+    // The document is cached: four requests in a row fetch it at most once.
+    expect(fetches() - fetchesBefore).toBeLessThanOrEqual(1);
   });
 
   it('asks for a resource: without one the request ends on an error page, never a consent', async () => {

@@ -31,7 +31,7 @@ describe('what /mcp serves, listed as an administrator holding every scope', () 
   let tools: { name: string; description?: string; inputSchema: Record<string, unknown>; annotations?: Record<string, unknown> }[];
   let guide: string;
   let prompt: string;
-  const operations = toolOperations({ issuer: 'http://127.0.0.1:9' } as never, BODY_LIMIT_BYTES);
+  const operations = toolOperations({ issuer: 'http://127.0.0.1:9' } as never, BODY_LIMIT_BYTES, ASSISTANT_TOKEN_LIFETIMES);
 
   beforeAll(async () => {
     const catalogue = buildCatalogue(operations, renderMcpGuide({ tools: operations, lifetimes: ASSISTANT_TOKEN_LIFETIMES, bodyLimitBytes: BODY_LIMIT_BYTES }));
@@ -95,7 +95,7 @@ describe('every operation a text points to exists', () => {
       readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
     const pointed = new Set(files(src).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\bsee\('([A-Za-z]+)'\)/g)].map((match) => match[1]!)));
     // The console's upstream sign-in is a Management API operation; every other is the Agent API's.
-    const known = new Set([...agentOperations({ issuer: 'http://127.0.0.1:9' } as never, BODY_LIMIT_BYTES).map((operation) => operation.operationId), 'upstreamFinish']);
+    const known = new Set([...agentOperations({ issuer: 'http://127.0.0.1:9' } as never, BODY_LIMIT_BYTES, ASSISTANT_TOKEN_LIFETIMES).map((operation) => operation.operationId), 'upstreamFinish']);
     expect(pointed.size).toBeGreaterThan(30);
     expect([...pointed].filter((operationId) => !known.has(operationId))).toEqual([]);
   });

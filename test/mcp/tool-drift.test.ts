@@ -59,7 +59,7 @@ describe('MCP tools and Agent API operations do not drift apart', () => {
     ctx = await createTestContext('sqlite');
     document = (await ctx.app.inject({ method: 'GET', url: '/api/agent/openapi.json' })).json();
     // Listed as an administrator holding every scope: nothing is filtered out.
-    const operations = toolOperations(ctx.config, BODY_LIMIT_BYTES);
+    const operations = toolOperations(ctx.config, BODY_LIMIT_BYTES, ASSISTANT_TOKEN_LIFETIMES);
     const catalogue = buildCatalogue(operations, renderMcpGuide({ tools: operations, lifetimes: ASSISTANT_TOKEN_LIFETIMES, bodyLimitBytes: BODY_LIMIT_BYTES }));
     const actor = { subjectId: 'admin', isAdmin: true, surface: 'mcp' as const, ip: null, viaClientId: 'cli_x', scopes: ['sesame:read', 'sesame:write', 'sesame:admin'] };
     const server = createMcpServer(catalogue, { actor, signedIn: { user: {} as never, token: '' }, services: ctx.services, request: {} as FastifyRequest, reply: {} as FastifyReply });

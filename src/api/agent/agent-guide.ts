@@ -1,6 +1,6 @@
 import { ASSISTANT_SCOPES, DEFAULT_ASSISTANT_SCOPES } from '../../domain/assistant-scopes.ts';
 import { CLIENT_LIMITS, CLIENT_TYPES, SCOPES, SECRET_POLICY } from '../../domain/clients.ts';
-import { AUDIT_PAGE, SESSION_LIFETIME_SECONDS } from '../../domain/limits.ts';
+import { AUDIT_PAGE, durationInWords, SESSION_LIFETIME_SECONDS, type AssistantTokenLifetimes } from '../../domain/limits.ts';
 import { REDIRECT_URI_RULES } from '../../domain/client-rules.ts';
 import { relyingPartyRecipe } from '../../domain/relying-party-recipe.ts';
 import { ASSIGNABLE_ROLES, CAPABILITIES, CAPABILITY_DESCRIPTIONS, OWNERSHIP_TRANSFER_RESULT, PROJECT_ROLES, ROLE_CAPABILITIES, ROLE_DESCRIPTIONS } from '../../domain/roles.ts';
@@ -18,6 +18,8 @@ export interface GuideSettings {
   baseUrl: string;
   openapiUrl: string;
   bodyLimitBytes: number;
+  /** What an assistant's tokens live: the OIDC engine's own figures. */
+  lifetimes: AssistantTokenLifetimes;
   /** How the guide names the operations its shared texts point to: the Agent API's method and path. */
   words: NameOperation;
 }
@@ -46,7 +48,7 @@ function errorsSection(words: NameOperation): string {
 }
 
 /** The Markdown operating guide served as `prompt` by GET /instructions; every list comes from the constants the server enforces. */
-export function renderAgentGuide({ issuer, baseUrl, openapiUrl, bodyLimitBytes, words }: GuideSettings): string {
+export function renderAgentGuide({ issuer, baseUrl, openapiUrl, bodyLimitBytes, lifetimes, words }: GuideSettings): string {
   const graceDefault = SECRET_POLICY.defaultGraceSeconds;
   const graceMax = SECRET_POLICY.maxGraceSeconds;
   return `# Sesame Agent API: operating guide
@@ -68,15 +70,15 @@ You are helping a person manage OpenID Connect (OIDC) projects, clients and proj
 
 ### Without a password (preferred)
 
-If your client speaks OAuth 2.1 (as MCP clients do) and a Sesame administrator registered it as a \`native\` client, never ask for a password:
+If your client speaks OAuth 2.1 (as MCP clients do), never ask for a password. Your \`client_id\` is that of a \`native\` client a Sesame administrator registered or, with no registration at all, the https URL of your client ID metadata document (a JSON document at that URL with \`client_id\` equal to the URL, \`client_name\`, \`redirect_uris\` and \`token_endpoint_auth_method: "none"\`):
 
 1. A request without a token answers \`401\` with \`WWW-Authenticate: Bearer ..., scope="${DEFAULT_ASSISTANT_SCOPES.join(' ')}", resource_metadata="${baseUrl.replace(/\/api\/agent$/, '')}/.well-known/oauth-protected-resource/api/agent"\`. That document names Sesame as the authorization server and lists the scopes ${ASSISTANT_SCOPES.map((s) => `\`${s}\``).join(', ')}.
 2. Send the person to the authorization endpoint with your \`client_id\`, a loopback \`redirect_uri\` (any port), PKCE S256, the scopes you need and \`resource=${baseUrl}\`. They sign in on Sesame's own page and choose what you may do (they may grant read-only).
-3. Exchange the code (with the same \`resource\`) and send \`Authorization: Bearer <access_token>\`. It lives one hour; then sign in again the same way.
+3. Exchange the code (with the same \`resource\`) and send \`Authorization: Bearer <access_token>\`. It lives ${durationInWords(lifetimes.accessTokenSeconds)}. A refresh token always comes with it: when the access token expires, get a new one at the token endpoint (\`grant_type=refresh_token\`, your \`client_id\`, the same \`resource\`), without the person. Each refresh replaces the refresh token: keep only the newest, since presenting a replaced one ends the whole connection at once; one unused for ${durationInWords(lifetimes.refreshTokenIdleSeconds)} expires. The connection lasts at most ${durationInWords(lifetimes.connectionMaxSeconds)} from when the person connected you, however often you refresh; then the person connects you again the same way.
 4. Reads need \`sesame:read\`, changes \`sesame:write\`, the administrators' operations \`sesame:admin\` too (\`scope\` in the 401 is what you need by default; ask for \`sesame:admin\` only for an administrator's task). An operation outside your scopes answers \`403 insufficient_scope\` with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="..."\`: that scope is yours plus what the operation needs. Tell the person why you need more, authorize again with exactly that scope (they see the consent page), then retry once; if they grant less, do not retry. Your changes are audited with your client id (\`viaClientId\`).
 5. When the task is done for good, or the person asks you to leave, \`POST /auth/disconnect\` (no body; \`sesame:read\` is enough): 204, your access and refresh tokens stop working at once and the person is asked again if you connect later. (A password session ends with \`POST /auth/logout\` instead; disconnect refuses it with \`400 invalid_request\`.)
 
-Over MCP (\`${baseUrl.replace(/\/api\/agent$/, '')}/mcp\`) the same flow applies with \`resource\` = that MCP address, and every operation below is a tool named by its operationId.
+Over MCP (\`${baseUrl.replace(/\/api\/agent$/, '')}/mcp\`) the same flow applies with \`resource\` = that MCP address, and every operation below is a tool named by its operationId, except logging in and out and those an assistant never may call (the person-only ones, and an administrator's setting of another person's password or factors).
 
 ### Logging in and out with a password
 

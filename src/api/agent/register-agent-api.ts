@@ -2,6 +2,7 @@ import { mayRunDuringEnrolment } from '../enrolment-session.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { assistantResourceUrls } from '../../domain/assistant-scopes.ts';
+import type { AssistantTokenLifetimes } from '../../domain/limits.ts';
 import type { ErrorCode } from '../../errors.ts';
 import { instructionsResponse } from '../contracts/discovery.ts';
 import { openApiDocumentOperation } from '../openapi.ts';
@@ -22,7 +23,12 @@ export function agentApiUrls(config: Pick<Config, 'issuer'>) {
   return { baseUrl, openapiUrl: `${baseUrl}/openapi.json`, instructionsUrl: `${baseUrl}/instructions` };
 }
 
-export function agentOperations(config: Config, bodyLimitBytes: number): AnyOperation[] {
+export interface AgentApiDeps extends ApiDeps {
+  /** What the guides tell an assistant about its tokens: the OIDC engine's own lifetimes. */
+  assistantTokenLifetimes: AssistantTokenLifetimes;
+}
+
+export function agentOperations(config: Config, bodyLimitBytes: number, lifetimes: AssistantTokenLifetimes): AnyOperation[] {
   const urls = agentApiUrls(config);
   const words = restWords([agentLogin, agentLogout, agentWhoAmI, ...sharedOperations]);
   const instructions = {
@@ -30,7 +36,7 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
     baseUrl: urls.baseUrl,
     openapiUrl: urls.openapiUrl,
     contentType: 'text/markdown' as const,
-    prompt: renderAgentGuide({ issuer: config.issuer, baseUrl: urls.baseUrl, openapiUrl: urls.openapiUrl, bodyLimitBytes, words }),
+    prompt: renderAgentGuide({ issuer: config.issuer, baseUrl: urls.baseUrl, openapiUrl: urls.openapiUrl, bodyLimitBytes, lifetimes, words }),
   };
 
   const getInstructions = defineOperation({
@@ -89,8 +95,8 @@ export function agentOperations(config: Config, bodyLimitBytes: number): AnyOper
 }
 
 /** The Agent API: bearer tokens, no CSRF, the shared operations. Mounted under AGENT_API_PREFIX only when enabled. */
-export async function agentApi(api: FastifyInstance, deps: ApiDeps): Promise<void> {
+export async function agentApi(api: FastifyInstance, deps: AgentApiDeps): Promise<void> {
   acceptJsonBodiesOnly(api);
   forbidCaching(api);
-  registerOperations(api, agentOperations(deps.config, api.initialConfig.bodyLimit ?? 1_048_576), createBearerAuth(deps.services, assistantResourceUrls(deps.config.issuer, 'agent')), deps.services);
+  registerOperations(api, agentOperations(deps.config, api.initialConfig.bodyLimit ?? 1_048_576, deps.assistantTokenLifetimes), createBearerAuth(deps.services, assistantResourceUrls(deps.config.issuer, 'agent')), deps.services);
 }

@@ -63,7 +63,7 @@ export function createAssistantGrantService({ store, clock }: ServiceDeps) {
     async disconnectAssistant(actor: Actor, grantId: string | undefined): Promise<void> {
       if (!actor.subjectId) throw new AppError('login_required', 'Sign in first.');
       if (grantId === undefined || !actor.viaClientId) {
-        throw new AppError('invalid_request', 'This token is a password session (from `POST /auth/login`), not an assistant\'s OAuth connection, so there is no grant to end: end the session with `POST /auth/logout` instead.');
+        throw new AppError('invalid_request', said`This token is a password session (from ${see('login')}), not an assistant's OAuth connection, so there is no grant to end: end the session with ${see('logout')} instead.`);
       }
       const subjectId = actor.subjectId;
       const clientId = actor.viaClientId;

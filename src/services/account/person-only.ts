@@ -1,5 +1,6 @@
 import type { Actor } from '../../domain/actor.ts';
 import { REAUTH_WINDOW_DEFAULT_SECONDS } from '../../config.ts';
+import { said, see } from '../../domain/pointed-text.ts';
 import { AppError } from '../../errors.ts';
 import { ownSubjectId } from '../shared/caller-checks.ts';
 import type { ServiceDeps } from '../shared/deps.ts';
@@ -25,12 +26,12 @@ export function createPersonOnlyCheck({ clock, reauthWindowSeconds }: Pick<Servi
     requirePerson(actor: Actor, what: string, options: { proofInRequest?: boolean } = {}): string {
       const subjectId = ownSubjectId(actor);
       if (actor.surface === 'agent' || actor.surface === 'mcp') {
-        throw new AppError('browser_only', `${what}: only the person can do this, in the console under My account, signed in in their own browser. Neither an assistant nor an Agent API token may; reading stays open: GET /account/factors, GET /account/email.`);
+        throw new AppError('browser_only', said`${what}: only the person can do this, in the console under My account, signed in in their own browser. Neither an assistant nor an Agent API token may; reading stays open: ${see('listMyFactors')}, ${see('getMyEmail')}.`);
       }
       if (actor.surface === 'console' && !options.proofInRequest && isStale(actor)) {
         throw new AppError(
           'reauthentication_required',
-          `${what} needs a recent proof that you are you: send POST /account/reauthenticate with your currentPassword (or an otp: a code from your authenticator app or a recovery code), then try again (or sign in again).`,
+          said`${what} needs a recent proof that you are you: send ${see('reauthenticate')} with your currentPassword (or an otp: a code from your authenticator app or a recovery code), then try again (or sign in again).`,
         );
       }
       return subjectId;
@@ -42,10 +43,10 @@ export function createPersonOnlyCheck({ clock, reauthWindowSeconds }: Pick<Servi
      */
     requireAdminOnOther(actor: Actor, subjectId: string, what: string): void {
       if (actor.viaClientId) {
-        throw new AppError('browser_only', `${what} is not open to an assistant's access token: an administrator does it in the console (Administration, Users), or a script signed in with POST /api/agent/auth/login.`);
+        throw new AppError('browser_only', said`${what} is not open to an assistant's access token: an administrator does it in the console (Administration, Users), or a script signed in with the Agent API's ${see('login')}.`);
       }
       if (actor.subjectId !== null && actor.subjectId === subjectId) {
-        throw new AppError('use_my_account', `${what} is for other people's accounts. For your own, use the console under My account (POST /account/password, DELETE /account/factors/{factorId}), where your current password or a code proves it is you.`);
+        throw new AppError('use_my_account', said`${what} is for other people's accounts. For your own, use the console under My account (${see('changePassword')}, ${see('removeFactor')}), where your current password or a code proves it is you.`);
       }
     },
   };

@@ -51,7 +51,7 @@ export function layout(options: { title: string; body: SafeHtml; subtitle?: Safe
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${options.title} · Sesame</title>
+<title>${options.title === 'Sesame' ? options.title : `${options.title} · Sesame`}</title>
 <link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}">
 ${PAGE_STYLESHEETS.map((href) => html`<link rel="stylesheet" href="${href}">`)}
 ${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}

@@ -20,6 +20,7 @@ describe.each(TEST_ENGINES)('first contact on %s', (engine) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.body).toContain('<html lang="en">');
+    expect(response.body).toContain('<title>Sesame</title>');
     for (const href of ['/console', '/.well-known/openid-configuration', '/api/agent/instructions', '/.well-known/oauth-protected-resource/mcp']) {
       expect(response.body).toContain(`href="${href}"`);
       const target = await ctx.app.inject({ url: href });

@@ -1,6 +1,7 @@
 import { sha256Hex } from '../../domain/digests.ts';
 import { precompile } from '../precompiled-query.ts';
-import type { ExpressionBuilder } from 'kysely';
+import { CompiledQuery, type ExpressionBuilder } from 'kysely';
+import type { Db, Engine } from '../database.ts';
 import type { ClientsTable, Database, OidcPayloadsTable } from '../schema.ts';
 import { isStorableText } from '../../domain/text-rules.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
@@ -36,6 +37,18 @@ export interface OidcPayloadRepository {
   upsert(artifact: OidcArtifact): Promise<void>;
   /** Marks the artifact consumed; false when it was already (or does not exist): of concurrent callers one wins. */
   consume(kind: string, id: string, now: number): Promise<boolean>;
+  /**
+   * The unexpired artifact of this kind and id together with, in the same statement, the unexpired grant it
+   * was issued under and the unexpired session it is bound to (its payload's `sessionUid`): what a token or
+   * userinfo request reads. The grant comes with its `jti`, the session without (as findByUid gives it).
+   */
+  findWithGrantAndSession(kind: string, id: string, now: number): Promise<ArtifactWithGrantAndSession>;
+  /**
+   * Marks `consumed` consumed and writes `artifacts`, all or nothing, in one statement on PostgreSQL (one
+   * transaction on SQLite). False, and nothing written, when `consumed` was consumed already or is gone: of
+   * concurrent callers one wins.
+   */
+  consumeAndWrite(consumed: { kind: string; id: string } | undefined, artifacts: OidcArtifact[], now: number): Promise<boolean>;
   /** Whether there was one to delete (of concurrent callers, one). */
   destroy(kind: string, id: string): Promise<boolean>;
   /** Deletes the artifacts of this kind issued under the grant. */
@@ -90,6 +103,12 @@ export interface OidcPayloadRepository {
 }
 
 export type { AssistantGrantCursor };
+
+export interface ArtifactWithGrantAndSession {
+  artifact: StoredOidcPayload | undefined;
+  grant: StoredOidcPayload | undefined;
+  session: StoredOidcPayload | undefined;
+}
 
 /** A grant of a native client (an assistant's connection) as administrators list it. */
 export interface AssistantGrantRecord {
@@ -155,6 +174,53 @@ function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at' | 
   };
 }
 
+/**
+ * The artifact, its grant (by `grant_id`: a grant names itself there) and its session (by uid, the artifact's
+ * `sessionUid`) in one statement, one row each: `role` says which. Parameters: kind, id digest, now three times.
+ */
+function artifactWithGrantAndSessionSql(engine: Engine): string {
+  const p = placeholders(engine);
+  const sessionUid = engine === 'postgres' ? `payload::json ->> 'sessionUid'` : `json_extract(payload, '$.sessionUid')`;
+  const unexpired = (table: string) => `(${table}.expires_at is null or ${table}.expires_at > ${p()})`;
+  return `with artifact as (select payload, consumed_at, grant_id, ${sessionUid} as session_uid from oidc_payloads where kind = ${p()} and id = ${p()} and ${unexpired('oidc_payloads')})`
+    + ` select 'artifact' as role, payload, consumed_at from artifact`
+    + ` union all select 'grant', g.payload, g.consumed_at from artifact join oidc_payloads g on g.kind = 'Grant' and g.grant_id = artifact.grant_id where ${unexpired('g')}`
+    + ` union all select 'session', s.payload, s.consumed_at from artifact join oidc_payloads s on s.kind = 'Session' and s.uid = artifact.session_uid where ${unexpired('s')}`;
+}
+
+/** Numbered placeholders on PostgreSQL (from `first`), positional ones on SQLite. */
+function placeholders(engine: Engine, first = 1): () => string {
+  let next = first;
+  return engine === 'postgres' ? () => `$${next++}` : () => '?';
+}
+
+const ARTIFACT_COLUMNS = ['kind', 'id', 'payload', 'grant_id', 'uid', 'account_id', 'client_id', 'expires_at'] as const;
+
+/**
+ * An upsert of `count` artifacts in one statement, their columns in ARTIFACT_COLUMNS order from parameter
+ * `first` on; with `onlyIfConsumed`, inside a WITH whose `consumed` CTE decides whether anything is written.
+ */
+function artifactInsertSql(engine: Engine): (count: number, first: number, onlyIfConsumed: boolean) => string {
+  const texts = new Map<string, string>();
+  return (count, first, onlyIfConsumed) => {
+    const key = `${count} ${first} ${onlyIfConsumed}`;
+    let text = texts.get(key);
+    if (text === undefined) {
+      const p = placeholders(engine, first);
+      // Each parameter is cast: a bare one in a select list has no type PostgreSQL could infer.
+      const row = () => `select ${ARTIFACT_COLUMNS.map((column) => `cast(${p()} as ${column === 'expires_at' ? 'bigint' : 'text'}) as ${column}`).join(', ')}`;
+      const columns = ARTIFACT_COLUMNS.join(', ');
+      const update = ARTIFACT_COLUMNS.filter((column) => column !== 'kind' && column !== 'id').map((column) => `${column} = excluded.${column}`).join(', ');
+      // SQLite needs the WHERE to tell the upsert's ON CONFLICT from a join's ON.
+      const condition = onlyIfConsumed ? 'where exists (select 1 from consumed)' : 'where true';
+      text = `insert into oidc_payloads (${columns}) select ${columns} from (${Array.from({ length: count }, row).join(' union all ')}) as written ${condition}`
+        + ` on conflict (kind, id) do update set ${update}, consumed_at = null`;
+      texts.set(key, text);
+    }
+    return text;
+  };
+}
+
 /** The owner of `oidc_payloads`. `engine` chooses how expired rows are pruned. */
 export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (db, engine) => {
   // Every protocol request runs several of these; each is compiled once (precompiled-query.ts).
@@ -168,6 +234,37 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
   });
   const markConsumed = precompile(['kind', 'now', 'id'], (value) =>
     db.updateTable('oidc_payloads').set({ consumed_at: value('now') }).where('kind', '=', value('kind')).where('id', '=', value('id')).where('consumed_at', 'is', null));
+  const withGrantAndSession = artifactWithGrantAndSessionSql(engine);
+  const insertArtifacts = artifactInsertSql(engine);
+
+  /** The rows to write: on PostgreSQL in the statement that consumes, only if it consumed; on SQLite after it, in one transaction. */
+  async function consumeAndWrite(executor: Executor, consumed: { kind: string; id: string } | undefined, artifacts: OidcArtifact[], now: number): Promise<boolean> {
+    const rows = artifacts.flatMap((artifact) => {
+      const row = toRow(artifact);
+      return ARTIFACT_COLUMNS.map((column) => row[column]);
+    });
+    if (engine === 'postgres') {
+      if (consumed === undefined) {
+        if (artifacts.length > 0) await executor.executeQuery(CompiledQuery.raw(insertArtifacts(artifacts.length, 1, false), rows));
+        return true;
+      }
+      // Data-modifying CTEs share one snapshot: the insert sees the update only through its RETURNING rows. A
+      // concurrent consumer waits for this one's row lock, then finds it consumed and writes nothing.
+      const written = artifacts.length === 0 ? '' : `, written as (${insertArtifacts(artifacts.length, 4, true)})`;
+      const statement = `with consumed as (update oidc_payloads set consumed_at = $1 where kind = $2 and id = $3 and consumed_at is null returning 1)${written} select count(*) as consumed from consumed`;
+      const result = await executor.executeQuery(CompiledQuery.raw(statement, [now, consumed.kind, sha256Hex(consumed.id), ...rows]) as CompiledQuery<{ consumed: number }>);
+      return Number(result.rows[0]?.consumed ?? 0) > 0;
+    }
+    const write = async (trx: Executor) => {
+      if (consumed !== undefined) {
+        const marked = await trx.executeQuery(markConsumed({ kind: consumed.kind, now, id: sha256Hex(consumed.id) }));
+        if ((marked.numAffectedRows ?? 0n) === 0n) return false;
+      }
+      if (artifacts.length > 0) await trx.executeQuery(CompiledQuery.raw(insertArtifacts(artifacts.length, 1, false), rows));
+      return true;
+    };
+    return executor.isTransaction ? write(executor) : (executor as Db).transaction().execute(write);
+  }
 
   return (executor: Executor): OidcPayloadRepository => {
     const repository: OidcPayloadRepository = {
@@ -183,6 +280,20 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
       async upsert(artifact) {
         await executor.executeQuery(upsert(toRow(artifact)));
       },
+      async findWithGrantAndSession(kind, id, now) {
+        const { rows } = await executor.executeQuery(CompiledQuery.raw(withGrantAndSession, [kind, sha256Hex(id), now, now, now]) as CompiledQuery<{ role: string; payload: string; consumed_at: number | null }>);
+        const artifactRow = rows.find((row) => row.role === 'artifact');
+        const artifact = artifactRow && toStored(artifactRow, id);
+        const grantId = artifact?.payload.grantId;
+        const grantRow = rows.find((row) => row.role === 'grant');
+        const sessionRow = rows.find((row) => row.role === 'session');
+        return {
+          artifact,
+          grant: grantRow && typeof grantId === 'string' ? toStored(grantRow, grantId) : undefined,
+          session: sessionRow && toStored(sessionRow, undefined),
+        };
+      },
+      consumeAndWrite: (consumed, artifacts, now) => consumeAndWrite(executor, consumed, artifacts, now),
       async consume(kind, id, now) {
         const marked = await executor.executeQuery(markConsumed({ kind, now, id: sha256Hex(id) }));
         return (marked.numAffectedRows ?? 0n) > 0n;

@@ -175,16 +175,19 @@ function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at' | 
 }
 
 /**
- * The artifact, its grant (by `grant_id`: a grant names itself there) and its session (by uid, the artifact's
- * `sessionUid`) in one statement, one row each: `role` says which. Parameters: kind, id digest, now three times.
+ * The artifact, its grant (by the digest of its `grant_id`, the grant's key: a grant's own `grant_id` would
+ * also match every token issued under it) and its session (by uid, the artifact's `sessionUid`) in one
+ * statement, one row each: `role` says which. Parameters: kind, id digest, now three times.
  */
 function artifactWithGrantAndSessionSql(engine: Engine): string {
   const p = placeholders(engine);
   const sessionUid = engine === 'postgres' ? `payload::json ->> 'sessionUid'` : `json_extract(payload, '$.sessionUid')`;
+  // SQLite has no digest of its own: sqlite-dialect.ts gives each connection sha256_hex.
+  const grantKey = engine === 'postgres' ? `encode(sha256(convert_to(artifact.grant_id, 'UTF8')), 'hex')` : 'sha256_hex(artifact.grant_id)';
   const unexpired = (table: string) => `(${table}.expires_at is null or ${table}.expires_at > ${p()})`;
   return `with artifact as (select payload, consumed_at, grant_id, ${sessionUid} as session_uid from oidc_payloads where kind = ${p()} and id = ${p()} and ${unexpired('oidc_payloads')})`
     + ` select 'artifact' as role, payload, consumed_at from artifact`
-    + ` union all select 'grant', g.payload, g.consumed_at from artifact join oidc_payloads g on g.kind = 'Grant' and g.grant_id = artifact.grant_id where ${unexpired('g')}`
+    + ` union all select 'grant', g.payload, g.consumed_at from artifact join oidc_payloads g on g.kind = 'Grant' and g.id = ${grantKey} where ${unexpired('g')}`
     + ` union all select 'session', s.payload, s.consumed_at from artifact join oidc_payloads s on s.kind = 'Session' and s.uid = artifact.session_uid where ${unexpired('s')}`;
 }
 

@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { DATABASE_TIMEOUTS } from './database-timeouts.ts';
 import { preparedStatementPool } from './postgres-prepared-statements.ts';
-import { clientClosingOnSilence, createSilenceGuard } from './postgres-silence-guard.ts';
+import { createSilenceGuard } from './postgres-silence-guard.ts';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -49,14 +49,13 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: DATABASE_TIMEOUTS.acquireMs,
       ...statementTimeouts,
-      Client: clientClosingOnSilence(() => silence.trip()),
     });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
     // The same for a client checked out between queries (inside a transaction): without a listener
     // its 'error' is an uncaught exception. Its query fails, and the pool discards it on release.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: silence.guard(preparedStatementPool(pool)) }), ...log });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: silence.guard(preparedStatementPool(pool, { onSilence: () => silence.trip() })) }), ...log });
     return { db, engine, close: () => db.destroy() };
   }
   const path = databaseUrl.slice('sqlite:'.length);

@@ -145,6 +145,7 @@ function payloadAdapter(kind: string, deps: AdapterDeps, afterWrite: () => void,
     },
     async destroy(id) {
       sessions?.forget(id);
+      if (request.destroy(kind, id)) return;
       request.deleting(kind, { id });
       if ((await payloads.destroy(kind, id)) && kind === 'Grant') onGrantDestroyed?.(id);
     },

@@ -5,20 +5,39 @@ import type { Store } from '../storage/store.ts';
 
 // What a token or userinfo request starts from: its first lookup of one also reads the grant and the session.
 const FIRST_READS = new Set(['AuthorizationCode', 'RefreshToken', 'AccessToken']);
-// The token requests whose writes wait for the request's end, and which of their writes: the consume of the
-// code or refresh token, and the tokens issued. Any other write goes to the database at once.
-const BATCHED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
-const BATCHED_CONSUMES = new Set(['AuthorizationCode', 'RefreshToken']);
-const BATCHED_UPSERTS = new Set(['AccessToken', 'RefreshToken']);
+
+/** Which of a request's writes wait for its end, by kind; any other goes to the database at once. */
+interface BatchedWrites {
+  consumes: ReadonlySet<string>;
+  upserts: ReadonlySet<string>;
+  deletes: ReadonlySet<string>;
+}
+const none = new Set<string>();
+// A code exchange or refresh: the consume of the code or refresh token, and the tokens issued.
+const TOKEN_WRITES: BatchedWrites = { consumes: new Set(['AuthorizationCode', 'RefreshToken']), upserts: new Set(['AccessToken', 'RefreshToken']), deletes: none };
+// An authorization request, and its resumption after a sign-in: the code, the session (a new id after a
+// sign-in: the old one deleted), a grant made from remembered consent, the interaction made or finished.
+const AUTHORIZATION_WRITES: BatchedWrites = { consumes: none, upserts: new Set(['AuthorizationCode', 'Session', 'Grant', 'Interaction']), deletes: new Set(['Session', 'Interaction']) };
+const TOKEN_GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+
+function batchedWritesOf(ctx: KoaContextWithOIDC): BatchedWrites | undefined {
+  const route = ctx.oidc?.route;
+  if (route === 'authorization' || route === 'resume') return AUTHORIZATION_WRITES;
+  const grantType = (ctx.oidc?.params as { grant_type?: unknown } | undefined)?.grant_type;
+  return route === 'token' && TOKEN_GRANT_TYPES.has(String(grantType)) ? TOKEN_WRITES : undefined;
+}
 
 /** What the adapter learns from the request: undefined when it has to ask the database. */
 export type KnownArtifact = { stored: StoredOidcPayload | undefined } | undefined;
 
 interface RequestState {
+  /** Token and userinfo requests: their first artifact, read with its grant and session. */
+  reads: boolean;
   read: { kind: string; id: string; found: ArtifactWithGrantAndSession } | undefined;
-  batching: boolean;
+  batched: BatchedWrites | undefined;
   consumed: { kind: string; id: string } | undefined;
   written: Map<string, OidcArtifact>;
+  deleted: Map<string, { kind: string; id: string }>;
 }
 
 const key = (kind: string, id: string) => `${kind} ${id}`;
@@ -32,13 +51,14 @@ interface Deps {
 }
 
 /**
- * One token or userinfo request's artifacts, per request (oidc-provider's context). Its first lookup of a
- * code, refresh or access token reads the grant and the session with it, in one statement, and the grant
- * and session lookups that follow in the same request are answered from that read: a database read of this
- * request, so revocation and consumption are still seen at once. A code exchange or refresh keeps its
- * consume and its new tokens until the request is done, then writes them in one statement (one transaction
- * on SQLite) before the response leaves; when the consume finds the code or token consumed by then (a
- * concurrent use), nothing is written, the grant ends, and the answer becomes invalid_grant.
+ * A protocol request's artifacts, per request (oidc-provider's context). A token or userinfo request's first
+ * lookup of a code, refresh or access token reads the grant and the session with it, in one statement, and
+ * the grant and session lookups that follow in the same request are answered from that read: a database read
+ * of this request, so revocation and consumption are still seen at once. A code exchange, a refresh and an
+ * authorization request keep their writes (BatchedWrites) until the request is done, answer their own reads
+ * of them, then write them in one statement (one transaction on SQLite) before the response leaves. When a
+ * code exchange's or refresh's consume finds the code or token consumed by then (a concurrent use), nothing
+ * is written, the grant ends, and the answer becomes invalid_grant.
  * Anything else, and everything outside a provider request, goes to the database as it comes.
  */
 export function createRequestArtifacts({ store, clock, afterWrite, endGrantOfReused }: Deps) {
@@ -51,10 +71,9 @@ export function createRequestArtifacts({ store, clock, afterWrite, endGrantOfReu
     let state = states.get(ctx);
     if (state === undefined) {
       const route = ctx.oidc?.route;
-      const grantType = (ctx.oidc?.params as { grant_type?: unknown } | undefined)?.grant_type;
-      state = route === 'token' || route === 'userinfo'
-        ? { read: undefined, batching: route === 'token' && BATCHED_GRANT_TYPES.has(String(grantType)), consumed: undefined, written: new Map() }
-        : null;
+      const reads = route === 'token' || route === 'userinfo';
+      const batched = batchedWritesOf(ctx);
+      state = reads || batched ? { reads, read: undefined, batched, consumed: undefined, written: new Map(), deleted: new Map() } : null;
       states.set(ctx, state);
     }
     return state ?? undefined;
@@ -75,6 +94,8 @@ export function createRequestArtifacts({ store, clock, afterWrite, endGrantOfReu
       if (!state) return undefined;
       const pending = state.written.get(key(kind, id));
       if (pending) return { stored: { payload: pending.payload, consumedAt: null } };
+      if (state.deleted.has(key(kind, id))) return { stored: undefined };
+      if (!state.reads) return undefined;
       if (!state.read) {
         if (!FIRST_READS.has(kind)) return undefined;
         state.read = { kind, id, found: await payloads.findWithGrantAndSession(kind, id, clock.now()) };
@@ -90,7 +111,12 @@ export function createRequestArtifacts({ store, clock, afterWrite, endGrantOfReu
     },
 
     findByUid(kind: string, uid: string): KnownArtifact {
-      const session = current()?.read?.found.session;
+      const state = current();
+      if (!state) return undefined;
+      for (const artifact of state.written.values()) {
+        if (artifact.kind === kind && artifact.uid === uid) return { stored: { payload: artifact.payload, consumedAt: null } };
+      }
+      const session = state.read?.found.session;
       return kind === 'Session' && session && session.payload.uid === uid ? { stored: session } : undefined;
     },
 
@@ -99,16 +125,27 @@ export function createRequestArtifacts({ store, clock, afterWrite, endGrantOfReu
       const state = current();
       if (!state) return false;
       forgetRead(state, artifact.kind);
-      if (!state.batching || !BATCHED_UPSERTS.has(artifact.kind)) return false;
+      if (!state.batched?.upserts.has(artifact.kind)) return false;
+      state.deleted.delete(key(artifact.kind, artifact.id));
       state.written.set(key(artifact.kind, artifact.id), artifact);
       return true;
     },
 
-    /** True when the consume waits for the request's end (the first one of a batching request). */
+    /** True when the consume waits for the request's end (the first one of the request). */
     consume(kind: string, id: string): boolean {
       const state = current();
-      if (!state?.batching || !BATCHED_CONSUMES.has(kind) || state.consumed) return false;
+      if (!state?.batched?.consumes.has(kind) || state.consumed) return false;
       state.consumed = { kind, id };
+      return true;
+    },
+
+    /** True when the delete waits for the request's end. */
+    destroy(kind: string, id: string): boolean {
+      const state = current();
+      if (!state?.batched?.deletes.has(kind)) return false;
+      forgetRead(state, kind);
+      state.written.delete(key(kind, id));
+      state.deleted.set(key(kind, id), { kind, id });
       return true;
     },
 
@@ -127,11 +164,11 @@ export function createRequestArtifacts({ store, clock, afterWrite, endGrantOfReu
     async writeAtRequestEnd(ctx: KoaContextWithOIDC, next: () => Promise<unknown>): Promise<void> {
       await next();
       const state = states.get(ctx);
-      if (!state || (state.consumed === undefined && state.written.size === 0)) return;
-      const { consumed, written } = state;
+      if (!state || (state.consumed === undefined && state.written.size === 0 && state.deleted.size === 0)) return;
+      const { consumed, written, deleted } = state;
       // Whatever the request still writes after this goes to the database at once.
       states.set(ctx, null);
-      const wrote = await payloads.consumeAndWrite(consumed, [...written.values()], clock.now());
+      const wrote = await payloads.writeTogether({ consumed, deleted: [...deleted.values()], written: [...written.values()] }, clock.now());
       for (let i = 0; wrote && i < written.size; i += 1) afterWrite();
       if (wrote || consumed === undefined) return;
       const error = await endGrantOfReused(consumed.kind, consumed.id);

@@ -4,7 +4,7 @@ import { TEST_ENGINES } from '../helpers/engines.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
 import { authorizationRequest, discoverAs, redeemCode } from '../helpers/oidc-relying-party.ts';
 import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
-import { OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
+import { csrfTokenOf, OidcUserAgent, signInThroughPages } from '../helpers/oidc-user-agent.ts';
 
 /**
  * Each statement is a round trip on PostgreSQL and most of a protocol request's database time on
@@ -44,8 +44,8 @@ describe.each(TEST_ENGINES)('SQL statements per protocol request on %s', (engine
     }
     return count;
   };
-  // A token request's consume and new tokens are written at its end: on PostgreSQL in one statement,
-  // on SQLite in one transaction (begin, consume, insert the tokens, commit).
+  // A token request's consume and new tokens, a sign-in's return to /auth's writes, are written at the
+  // request's end: on PostgreSQL in one statement, on SQLite in one transaction (begin, two writes, commit).
   const endWrite = engine === 'postgres' ? 1 : 4;
 
   it('keeps the code exchange, the refresh, a signed-in /auth and /userinfo within their budgets', async () => {
@@ -86,5 +86,19 @@ describe.each(TEST_ENGINES)('SQL statements per protocol request on %s', (engine
     expect(userinfo.result.sub).toBe(fixture.person.subjectId);
     expect(userinfo.statements).toHaveLength(3);
     expect(writes(userinfo.statements)).toEqual([]);
+
+    // A sign-in's return to /auth: the finished interaction goes, the session is stored under a new id (the old
+    // one goes), and a code or the next interaction is stored, all in one write at the request's end.
+    const browser = new OidcUserAgent(server.issuer);
+    const loginPage = await browser.follow((await authorizationRequest(config, fixture.web, 'openid profile')).url);
+    const loginAction = /action="(\/interaction\/[^"]+\/login)"/.exec(loginPage.body)![1]!;
+    const loggedIn = await browser.request(loginAction, { form: { csrf: csrfTokenOf(loginPage), account: PERSON.account, password: PERSON.password } });
+    expect(loggedIn.location).toMatch(/\/auth\/[^/]+$/);
+    const resume = await statementsOf(() => browser.request(loggedIn.location!));
+    expect(resume.result.status).toBe(303);
+    // The interaction, the client, the account, the grant; the write.
+    expect(resume.statements).toHaveLength(4 + endWrite);
+    expect(commits(resume.statements)).toBe(1);
+    if (engine === 'postgres') expect(writes(resume.statements)).toHaveLength(1);
   });
 });

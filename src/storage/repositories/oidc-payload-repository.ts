@@ -44,11 +44,11 @@ export interface OidcPayloadRepository {
    */
   findWithGrantAndSession(kind: string, id: string, now: number): Promise<ArtifactWithGrantAndSession>;
   /**
-   * Marks `consumed` consumed and writes `artifacts`, all or nothing, in one statement on PostgreSQL (one
-   * transaction on SQLite). False, and nothing written, when `consumed` was consumed already or is gone: of
-   * concurrent callers one wins.
+   * A request's writes together, all or nothing: one statement on PostgreSQL, one transaction on SQLite when
+   * it takes more than one. With `consumed`, that artifact is marked consumed first, and when it was consumed
+   * already or is gone nothing is written and the answer is false: of concurrent callers one wins.
    */
-  consumeAndWrite(consumed: { kind: string; id: string } | undefined, artifacts: OidcArtifact[], now: number): Promise<boolean>;
+  writeTogether(writes: RequestWrites, now: number): Promise<boolean>;
   /** Whether there was one to delete (of concurrent callers, one). */
   destroy(kind: string, id: string): Promise<boolean>;
   /** Deletes the artifacts of this kind issued under the grant. */
@@ -103,6 +103,13 @@ export interface OidcPayloadRepository {
 }
 
 export type { AssistantGrantCursor };
+
+export interface RequestWrites {
+  consumed: { kind: string; id: string } | undefined;
+  deleted: Array<{ kind: string; id: string }>;
+  /** Written or replaced; a replaced one is no longer consumed. */
+  written: OidcArtifact[];
+}
 
 export interface ArtifactWithGrantAndSession {
   artifact: StoredOidcPayload | undefined;
@@ -200,27 +207,47 @@ function placeholders(engine: Engine, first = 1): () => string {
 const ARTIFACT_COLUMNS = ['kind', 'id', 'payload', 'grant_id', 'uid', 'account_id', 'client_id', 'expires_at'] as const;
 
 /**
- * An upsert of `count` artifacts in one statement, their columns in ARTIFACT_COLUMNS order from parameter
- * `first` on; with `onlyIfConsumed`, inside a WITH whose `consumed` CTE decides whether anything is written.
+ * The statements of writeTogether, their texts made once per shape. `p` numbers the parameters in the
+ * order the text takes them; `ifConsumed` makes a write depend on the `consumed` CTE (PostgreSQL).
  */
-function artifactInsertSql(engine: Engine): (count: number, first: number, onlyIfConsumed: boolean) => string {
+function requestWriteSql(engine: Engine) {
+  const consume = (p: () => string) => `update oidc_payloads set consumed_at = ${p()} where kind = ${p()} and id = ${p()} and consumed_at is null`;
+  const remove = (p: () => string, count: number, ifConsumed: boolean) =>
+    `delete from oidc_payloads where ${ifConsumed ? 'exists (select 1 from consumed) and ' : ''}(${Array.from({ length: count }, () => `(kind = ${p()} and id = ${p()})`).join(' or ')})`;
+  const insert = (p: () => string, count: number, ifConsumed: boolean) => {
+    // Each parameter is cast: a bare one in a select list has no type PostgreSQL could infer.
+    const row = () => `select ${ARTIFACT_COLUMNS.map((column) => `cast(${p()} as ${column === 'expires_at' ? 'bigint' : 'text'}) as ${column}`).join(', ')}`;
+    const columns = ARTIFACT_COLUMNS.join(', ');
+    const update = ARTIFACT_COLUMNS.filter((column) => column !== 'kind' && column !== 'id').map((column) => `${column} = excluded.${column}`).join(', ');
+    // SQLite needs the WHERE to tell the upsert's ON CONFLICT from a join's ON.
+    return `insert into oidc_payloads (${columns}) select ${columns} from (${Array.from({ length: count }, row).join(' union all ')}) as written`
+      + ` where ${ifConsumed ? 'exists (select 1 from consumed)' : 'true'} on conflict (kind, id) do update set ${update}, consumed_at = null`;
+  };
   const texts = new Map<string, string>();
-  return (count, first, onlyIfConsumed) => {
-    const key = `${count} ${first} ${onlyIfConsumed}`;
+  const memo = (key: string, make: () => string) => {
     let text = texts.get(key);
-    if (text === undefined) {
-      const p = placeholders(engine, first);
-      // Each parameter is cast: a bare one in a select list has no type PostgreSQL could infer.
-      const row = () => `select ${ARTIFACT_COLUMNS.map((column) => `cast(${p()} as ${column === 'expires_at' ? 'bigint' : 'text'}) as ${column}`).join(', ')}`;
-      const columns = ARTIFACT_COLUMNS.join(', ');
-      const update = ARTIFACT_COLUMNS.filter((column) => column !== 'kind' && column !== 'id').map((column) => `${column} = excluded.${column}`).join(', ');
-      // SQLite needs the WHERE to tell the upsert's ON CONFLICT from a join's ON.
-      const condition = onlyIfConsumed ? 'where exists (select 1 from consumed)' : 'where true';
-      text = `insert into oidc_payloads (${columns}) select ${columns} from (${Array.from({ length: count }, row).join(' union all ')}) as written ${condition}`
-        + ` on conflict (kind, id) do update set ${update}, consumed_at = null`;
-      texts.set(key, text);
-    }
+    if (text === undefined) texts.set(key, (text = make()));
     return text;
+  };
+  return {
+    /**
+     * PostgreSQL: the whole request in one statement. Data-modifying CTEs share one snapshot: the other writes
+     * see the consume only through its RETURNING rows, and a concurrent consumer waits for this one's row lock,
+     * then finds it consumed and writes nothing. Parameters: consume's (now, kind, id), deletes', rows'.
+     */
+    together(consumed: boolean, deleted: number, written: number): string {
+      return memo(`together ${consumed} ${deleted} ${written}`, () => {
+        const p = placeholders(engine);
+        const parts = [
+          consumed ? `consumed as (${consume(p)} returning 1)` : '',
+          deleted > 0 ? `gone as (${remove(p, deleted, consumed)})` : '',
+          written > 0 ? `written as (${insert(p, written, consumed)})` : '',
+        ].filter(Boolean);
+        return `with ${parts.join(', ')} select ${consumed ? 'count(*) as consumed from consumed' : '1 as consumed'}`;
+      });
+    },
+    remove: (count: number) => memo(`remove ${count}`, () => remove(placeholders(engine), count, false)),
+    insert: (count: number) => memo(`insert ${count}`, () => insert(placeholders(engine), count, false)),
   };
 }
 
@@ -238,24 +265,27 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
   const markConsumed = precompile(['kind', 'now', 'id'], (value) =>
     db.updateTable('oidc_payloads').set({ consumed_at: value('now') }).where('kind', '=', value('kind')).where('id', '=', value('id')).where('consumed_at', 'is', null));
   const withGrantAndSession = artifactWithGrantAndSessionSql(engine);
-  const insertArtifacts = artifactInsertSql(engine);
+  const requestWrites = requestWriteSql(engine);
 
-  /** The rows to write: on PostgreSQL in the statement that consumes, only if it consumed; on SQLite after it, in one transaction. */
-  async function consumeAndWrite(executor: Executor, consumed: { kind: string; id: string } | undefined, artifacts: OidcArtifact[], now: number): Promise<boolean> {
-    const rows = artifacts.flatMap((artifact) => {
+  async function writeTogether(executor: Executor, { consumed, deleted, written }: RequestWrites, now: number): Promise<boolean> {
+    const keys = deleted.flatMap(({ kind, id }) => [kind, sha256Hex(id)]);
+    const rows = written.flatMap((artifact) => {
       const row = toRow(artifact);
       return ARTIFACT_COLUMNS.map((column) => row[column]);
     });
+    const statements = [
+      ...(deleted.length > 0 ? [CompiledQuery.raw(requestWrites.remove(deleted.length), keys)] : []),
+      ...(written.length > 0 ? [CompiledQuery.raw(requestWrites.insert(written.length), rows)] : []),
+    ];
+    // A single statement is atomic on its own.
+    if (consumed === undefined && statements.length <= 1) {
+      if (statements[0]) await executor.executeQuery(statements[0]);
+      return true;
+    }
     if (engine === 'postgres') {
-      if (consumed === undefined) {
-        if (artifacts.length > 0) await executor.executeQuery(CompiledQuery.raw(insertArtifacts(artifacts.length, 1, false), rows));
-        return true;
-      }
-      // Data-modifying CTEs share one snapshot: the insert sees the update only through its RETURNING rows. A
-      // concurrent consumer waits for this one's row lock, then finds it consumed and writes nothing.
-      const written = artifacts.length === 0 ? '' : `, written as (${insertArtifacts(artifacts.length, 4, true)})`;
-      const statement = `with consumed as (update oidc_payloads set consumed_at = $1 where kind = $2 and id = $3 and consumed_at is null returning 1)${written} select count(*) as consumed from consumed`;
-      const result = await executor.executeQuery(CompiledQuery.raw(statement, [now, consumed.kind, sha256Hex(consumed.id), ...rows]) as CompiledQuery<{ consumed: number }>);
+      const statement = requestWrites.together(consumed !== undefined, deleted.length, written.length);
+      const consumeParameters = consumed === undefined ? [] : [now, consumed.kind, sha256Hex(consumed.id)];
+      const result = await executor.executeQuery(CompiledQuery.raw(statement, [...consumeParameters, ...keys, ...rows]) as CompiledQuery<{ consumed: number }>);
       return Number(result.rows[0]?.consumed ?? 0) > 0;
     }
     const write = async (trx: Executor) => {
@@ -263,7 +293,7 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
         const marked = await trx.executeQuery(markConsumed({ kind: consumed.kind, now, id: sha256Hex(consumed.id) }));
         if ((marked.numAffectedRows ?? 0n) === 0n) return false;
       }
-      if (artifacts.length > 0) await trx.executeQuery(CompiledQuery.raw(insertArtifacts(artifacts.length, 1, false), rows));
+      for (const statement of statements) await trx.executeQuery(statement);
       return true;
     };
     return executor.isTransaction ? write(executor) : (executor as Db).transaction().execute(write);
@@ -296,7 +326,7 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
           session: sessionRow && toStored(sessionRow, undefined),
         };
       },
-      consumeAndWrite: (consumed, artifacts, now) => consumeAndWrite(executor, consumed, artifacts, now),
+      writeTogether: (writes, now) => writeTogether(executor, writes, now),
       async consume(kind, id, now) {
         const marked = await executor.executeQuery(markConsumed({ kind, now, id: sha256Hex(id) }));
         return (marked.numAffectedRows ?? 0n) > 0n;

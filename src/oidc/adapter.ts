@@ -4,6 +4,7 @@ import type { StoredOidcPayload } from '../storage/repositories/oidc-payload-rep
 import type { Store } from '../storage/store.ts';
 import { createClientMetadataFinder } from './client-metadata.ts';
 import { pruneExpiredNowAndThen } from './expired-payloads.ts';
+import { createRequestArtifacts, type RequestArtifacts } from './request-artifacts.ts';
 
 interface AdapterDeps {
   store: Store;
@@ -20,9 +21,24 @@ interface AdapterDeps {
  * repository keeps only digests of their ids. The `Client` model is not stored here: clients are read
  * from the clients table on every lookup.
  */
-export function createOidcAdapterFactory(deps: AdapterDeps): (model: string) => Adapter {
+export function createOidcAdapterFactory(deps: AdapterDeps): { adapterFor: (model: string) => Adapter; requestArtifacts: RequestArtifacts } {
   const afterWrite = pruneExpiredNowAndThen(deps.store, deps.clock);
-  return (model) => (model === 'Client' ? clientAdapter(deps) : payloadAdapter(model, deps, afterWrite));
+  const requestArtifacts = createRequestArtifacts({ store: deps.store, clock: deps.clock, afterWrite, endGrantOfReused: (kind, id) => endGrantOfReused(deps, kind, id) });
+  return {
+    adapterFor: (model) => (model === 'Client' ? clientAdapter(deps) : payloadAdapter(model, deps, afterWrite, requestArtifacts)),
+    requestArtifacts,
+  };
+}
+
+/**
+ * oidc-provider finds a code or refresh token, checks it is unconsumed, then consumes it: two concurrent
+ * uses would both pass the check. Only the first to mark it wins; a loser is a reuse, and is answered as
+ * oidc-provider answers one found already consumed: its grant ends.
+ */
+async function endGrantOfReused({ store, onRefreshTokenReuse }: AdapterDeps, kind: string, id: string): Promise<errors.InvalidGrant> {
+  const ended = await store.repos.oidcPayloads.revokeGrantOf(kind, id);
+  if (ended && kind === 'RefreshToken') onRefreshTokenReuse?.(ended);
+  return new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
 }
 
 type Fields = Record<string, unknown> | undefined;
@@ -87,13 +103,14 @@ function createSessionResaves() {
   };
 }
 
-function payloadAdapter(kind: string, { store, clock, onRefreshTokenReuse, onGrantDestroyed }: AdapterDeps, afterWrite: () => void): Adapter {
+function payloadAdapter(kind: string, deps: AdapterDeps, afterWrite: () => void, request: RequestArtifacts): Adapter {
+  const { store, clock, onGrantDestroyed } = deps;
   const payloads = store.repos.oidcPayloads;
   const sessions = kind === 'Session' ? createSessionResaves() : undefined;
   return {
     async upsert(id, payload, expiresIn) {
       if (sessions?.onlySlides(id, payload)) return;
-      await payloads.upsert({
+      const artifact = {
         kind,
         id,
         payload: withoutSessionCookie(kind, payload),
@@ -102,36 +119,38 @@ function payloadAdapter(kind: string, { store, clock, onRefreshTokenReuse, onGra
         uid: payload.uid ?? null,
         accountId: accountOf(payload),
         expiresAt: typeof expiresIn === 'number' ? clock.now() + expiresIn * 1000 : null,
-      });
+      };
+      if (request.upsert(artifact)) return;
+      await payloads.upsert(artifact);
       sessions?.remember(id, payload);
       afterWrite();
     },
     async find(id) {
-      const payload = toAdapterPayload(await payloads.find(kind, id, clock.now()));
+      const known = await request.find(kind, id);
+      const payload = toAdapterPayload(known ? known.stored : await payloads.find(kind, id, clock.now()));
       sessions?.remember(id, payload);
       return payload;
     },
     async findByUid(uid) {
-      return toAdapterPayload(await payloads.findByUid(kind, uid, clock.now()));
+      const known = request.findByUid(kind, uid);
+      return toAdapterPayload(known ? known.stored : await payloads.findByUid(kind, uid, clock.now()));
     },
     async findByUserCode() {
       // The device flow is switched off; nothing is ever stored by user code.
       return undefined;
     },
     async consume(id) {
-      // oidc-provider finds a code or refresh token, checks it is unconsumed, then consumes it: two
-      // concurrent uses would both pass the check. Only the first to mark it here wins; a loser is a
-      // reuse and is answered as oidc-provider answers one found already consumed.
-      if (await payloads.consume(kind, id, clock.now())) return;
-      const ended = await payloads.revokeGrantOf(kind, id);
-      if (ended && kind === 'RefreshToken') onRefreshTokenReuse?.(ended);
-      throw new errors.InvalidGrant(`${kind === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
+      if (request.consume(kind, id) || (await payloads.consume(kind, id, clock.now()))) return;
+      throw await endGrantOfReused(deps, kind, id);
     },
     async destroy(id) {
       sessions?.forget(id);
+      if (request.destroy(kind, id)) return;
+      request.deleting(kind, { id });
       if ((await payloads.destroy(kind, id)) && kind === 'Grant') onGrantDestroyed?.(id);
     },
     async revokeByGrantId(grantId) {
+      request.deleting(kind, { grantId });
       await payloads.revokeByGrantId(kind, grantId);
     },
   };

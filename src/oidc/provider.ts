@@ -137,18 +137,20 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     services.assistantGrants.recordGrantEndedByReuse(input).catch((error: unknown) => deps.log?.error({ err: error }, 'could not audit a grant ended by refresh token reuse'));
   };
 
+  const storage = createOidcAdapterFactory({
+    store,
+    clock,
+    onRefreshTokenReuse: ({ grantId, accountId, clientId, clientName }) => {
+      if (accountId && clientId) auditGrantEndedByReuse({ subjectId: accountId, clientId, clientName, grantId, ip: null });
+    },
+    onGrantDestroyed: (grantId) => {
+      if (destroyedHere.size > 1000) destroyedHere.clear();
+      destroyedHere.add(grantId);
+    },
+  });
+
   const configuration: Configuration = {
-    adapter: createOidcAdapterFactory({
-      store,
-      clock,
-      onRefreshTokenReuse: ({ grantId, accountId, clientId, clientName }) => {
-        if (accountId && clientId) auditGrantEndedByReuse({ subjectId: accountId, clientId, clientName, grantId, ip: null });
-      },
-      onGrantDestroyed: (grantId) => {
-        if (destroyedHere.size > 1000) destroyedHere.clear();
-        destroyedHere.add(grantId);
-      },
-    }),
+    adapter: storage.adapterFor,
     jwks: { keys: jwks.keys } as Configuration['jwks'],
     cookies: {
       keys: deps.instanceSecrets.cookieKeys,
@@ -265,6 +267,8 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     render: (ctx, page) => renderHtml(ctx, renderErrorPage(page)),
   }));
   for (const middleware of deps.middleware ?? []) provider.use(middleware);
+  // Innermost, so every middleware above sees the answer as it is once the request's writes are in.
+  provider.use(storage.requestArtifacts.writeAtRequestEnd);
   provider.on('server_error', (ctx, error) => {
     if (!databaseUnavailable.noteServerError(ctx, error)) deps.log?.error({ err: error }, 'oidc-provider server error');
   });

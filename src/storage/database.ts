@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { DATABASE_TIMEOUTS } from './database-timeouts.ts';
 import { preparedStatementPool } from './postgres-prepared-statements.ts';
-import { clientClosingOnSilence, createSilenceGuard } from './postgres-silence-guard.ts';
+import { createSilenceGuard } from './postgres-silence-guard.ts';
 import { followPostgresChanges, followSqliteChanges, type ChangeFeed, type ChangeFeedLog } from './change-feed.ts';
 import { createReadCache, registerReadCache, type ReadCache } from './read-cache.ts';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
@@ -70,7 +70,6 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: DATABASE_TIMEOUTS.acquireMs,
       ...statementTimeouts,
-      Client: clientClosingOnSilence(() => silence.trip()),
     });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
@@ -78,7 +77,7 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
     // its 'error' is an uncaught exception. Its query fails, and the pool discards it on release.
     pool.on('connect', (client) => client.on('error', () => {}));
     const cache = createReadCache();
-    const dialect = watchingWrites(new PostgresDialect({ pool: silence.guard(preparedStatementPool(pool)) }), cache.written);
+    const dialect = watchingWrites(new PostgresDialect({ pool: silence.guard(preparedStatementPool(pool, { onSilence: () => silence.trip() })) }), cache.written);
     const db = withReadCache(new Kysely<Database>({ dialect, ...log }), cache, (feedLog) => followPostgresChanges(databaseUrl, cache, feedLog));
     return { db, engine, close: () => db.destroy() };
   }

@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { closeConnectionOnSilence } from './postgres-silence-guard.ts';
 
 /**
  * How many distinct statement texts get a name, process-wide. Queries with variable-length IN lists
@@ -50,18 +51,22 @@ function isStalePlan(error: unknown): boolean {
 
 /**
  * One pg client as Kysely's PostgresDriver sees it, running data statements as named prepared
- * statements so PostgreSQL parses and plans each text once per connection.
+ * statements so PostgreSQL parses and plans each text once per connection, and closing its connection
+ * when a statement gets no answer in time (postgres-silence-guard.ts). Every statement Sesame runs
+ * passes through here: one wrapper, one promise of its own per statement.
  */
 class PreparedStatementClient implements PostgresPoolClient {
   readonly #client: pg.PoolClient;
   readonly #names: StatementNames;
+  readonly #onSilence: () => void;
   // Bumped when a prepared plan went stale: every name on this connection changes, so each
   // statement is prepared afresh on next use (the stale ones stay on the server until it closes).
   #generation = 0;
 
-  constructor(client: pg.PoolClient, names: StatementNames) {
+  constructor(client: pg.PoolClient, names: StatementNames, onSilence: () => void) {
     this.#client = client;
     this.#names = names;
+    this.#onSilence = onSilence;
   }
 
   get processID(): number | undefined {
@@ -81,23 +86,24 @@ class PreparedStatementClient implements PostgresPoolClient {
 
   async #run<R>(text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
     const name = this.#names.nameFor(text);
-    if (name === undefined) return (await this.#client.query(text, values)) as unknown as PostgresQueryResult<R>;
     // Read before the statement: an error leaves the status of the transaction it aborted.
-    const outsideTransaction = this.#client.getTransactionStatus() === 'I';
-    try {
-      return await this.#runNamed<R>(name, text, values);
-    } catch (error) {
-      if (!isStalePlan(error)) throw error;
-      this.#generation += 1;
-      // Inside a transaction the error has aborted it: the caller must see it.
-      if (!outsideTransaction) throw error;
-      return await this.#runNamed<R>(name, text, values);
+    const outsideTransaction = name !== undefined && this.#client.getTransactionStatus() === 'I';
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return (await this.#client.query(this.#statement(name, text, values))) as unknown as PostgresQueryResult<R>;
+      } catch (error) {
+        closeConnectionOnSilence(this.#client, error, this.#onSilence);
+        if (attempt > 0 || name === undefined || !isStalePlan(error)) throw error;
+        this.#generation += 1;
+        // Inside a transaction the error has aborted it: the caller must see it. Outside, it runs again, prepared afresh.
+        if (!outsideTransaction) throw error;
+      }
     }
   }
 
-  async #runNamed<R>(name: string, text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
-    const generationName = this.#generation === 0 ? name : `${name}_${this.#generation}`;
-    return (await this.#client.query({ name: generationName, text, values })) as unknown as PostgresQueryResult<R>;
+  #statement(name: string | undefined, text: string, values: unknown[]): pg.QueryConfig {
+    if (name === undefined) return { text, values };
+    return { name: this.#generation === 0 ? name : `${name}_${this.#generation}`, text, values };
   }
 }
 
@@ -106,7 +112,9 @@ class PreparedStatementClient implements PostgresPoolClient {
  * statements run prepared. Errors pass through unchanged (their SQLSTATE and connection messages
  * are what src/errors.ts and src/ops/database-faults.ts map).
  */
-export function preparedStatementPool(pool: pg.Pool, names: StatementNames = processStatementNames): PostgresPool {
+export function preparedStatementPool(pool: pg.Pool, options: { names?: StatementNames; onSilence?: () => void } = {}): PostgresPool {
+  const names = options.names ?? processStatementNames;
+  const onSilence = options.onSilence ?? (() => {});
   // One wrapper per pg client: Kysely keys its connection objects by the client it is handed.
   const wrappers = new WeakMap<pg.PoolClient, PreparedStatementClient>();
   return {
@@ -116,7 +124,7 @@ export function preparedStatementPool(pool: pg.Pool, names: StatementNames = pro
       const client = await pool.connect();
       let wrapper = wrappers.get(client);
       if (!wrapper) {
-        wrapper = new PreparedStatementClient(client, names);
+        wrapper = new PreparedStatementClient(client, names, onSilence);
         wrappers.set(client, wrapper);
       }
       return wrapper;

@@ -13,24 +13,14 @@ export function isSilence(error: unknown): boolean {
 }
 
 /**
- * A pg client that closes its connection when a query gets no answer in time. node-postgres otherwise
- * keeps the connection, its unanswered query still at the head of the line, and returns it to the pool:
- * every later query on it (the ROLLBACK first) would wait out its own timeout.
+ * After a query failed: when it got no answer in time, closes its connection and tells `onSilence`.
+ * node-postgres otherwise keeps the connection, its unanswered query still at the head of the line, and
+ * returns it to the pool: every later query on it (the ROLLBACK first) would wait out its own timeout.
  */
-export function clientClosingOnSilence(onSilence: () => void): typeof pg.Client {
-  return class ClientClosingOnSilence extends pg.Client {
-    override query(...args: unknown[]): never {
-      const result = (super.query as (...a: unknown[]) => unknown)(...args);
-      if (result instanceof Promise) {
-        result.catch((error: unknown) => {
-          if (!isSilence(error)) return;
-          (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-          onSilence();
-        });
-      }
-      return result as never;
-    }
-  };
+export function closeConnectionOnSilence(client: pg.ClientBase, error: unknown, onSilence: () => void): void {
+  if (!isSilence(error)) return;
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  onSilence();
 }
 
 /**

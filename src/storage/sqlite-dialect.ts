@@ -1,6 +1,7 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { sha256Hex } from '../domain/digests.ts';
 import { DATABASE_TIMEOUTS } from './database-timeouts.ts';
 import { BoundedSqliteDialect } from './sqlite-driver.ts';
 
@@ -116,6 +117,8 @@ export function createNodeSqliteDialect(path: string): NodeSqliteDialect {
   database.exec('PRAGMA foreign_keys = ON');
   // A lock held by another process is waited for by sqlite-driver.ts, between pauses, off the event loop.
   database.exec('PRAGMA busy_timeout = 0');
+  // The digest oidc_payloads keys its rows by, for statements that find a row by another row's id.
+  database.function('sha256_hex', { deterministic: true }, (value) => (typeof value === 'string' ? sha256Hex(value) : null));
   // SQLite's own lower() folds ASCII only; PostgreSQL's folds every letter. Searches compare lower(column) with
   // text lowered in JavaScript, so both engines fold as JavaScript does ("Émile" is found by "émile").
   database.function('lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));

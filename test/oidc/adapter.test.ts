@@ -8,10 +8,10 @@ import { TEST_ENGINES } from '../helpers/engines.ts';
 
 describe.each(TEST_ENGINES)('oidc-provider adapter over oidc_payloads on %s', (engine) => {
   let ctx: TestContext;
-  let adapterFor: ReturnType<typeof createOidcAdapterFactory>;
+  let adapterFor: ReturnType<typeof createOidcAdapterFactory>['adapterFor'];
   beforeAll(async () => {
     ctx = await createTestContext(engine);
-    adapterFor = createOidcAdapterFactory({ store: createStore(ctx.db, engine), clock: ctx.clock });
+    adapterFor = createOidcAdapterFactory({ store: createStore(ctx.db, engine), clock: ctx.clock }).adapterFor;
   });
   afterAll(() => ctx.close());
 

@@ -112,7 +112,7 @@ describe.skipIf(!TEST_ENGINES.includes('postgres'))('named prepared statements o
 
   it('runs statements past the cap unnamed', async () => {
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: preparedStatementPool(new pg.Pool({ connectionString: database.url, max: 1 }), new StatementNames(2)) }),
+      dialect: new PostgresDialect({ pool: preparedStatementPool(new pg.Pool({ connectionString: database.url, max: 1 }), { names: new StatementNames(2) }) }),
     });
     try {
       const texts: string[] = [];

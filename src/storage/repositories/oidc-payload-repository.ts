@@ -1,6 +1,7 @@
 import { sha256Hex } from '../../domain/digests.ts';
 import { precompile } from '../precompiled-query.ts';
-import type { ExpressionBuilder } from 'kysely';
+import { CompiledQuery, type ExpressionBuilder } from 'kysely';
+import type { Db, Engine } from '../database.ts';
 import type { ClientsTable, Database, OidcPayloadsTable } from '../schema.ts';
 import { isStorableText } from '../../domain/text-rules.ts';
 import type { Executor, RepositoryFactory } from '../store.ts';
@@ -36,6 +37,18 @@ export interface OidcPayloadRepository {
   upsert(artifact: OidcArtifact): Promise<void>;
   /** Marks the artifact consumed; false when it was already (or does not exist): of concurrent callers one wins. */
   consume(kind: string, id: string, now: number): Promise<boolean>;
+  /**
+   * The unexpired artifact of this kind and id together with, in the same statement, the unexpired grant it
+   * was issued under and the unexpired session it is bound to (its payload's `sessionUid`): what a token or
+   * userinfo request reads. The grant comes with its `jti`, the session without (as findByUid gives it).
+   */
+  findWithGrantAndSession(kind: string, id: string, now: number): Promise<ArtifactWithGrantAndSession>;
+  /**
+   * A request's writes together, all or nothing: one statement on PostgreSQL, one transaction on SQLite when
+   * it takes more than one. With `consumed`, that artifact is marked consumed first, and when it was consumed
+   * already or is gone nothing is written and the answer is false: of concurrent callers one wins.
+   */
+  writeTogether(writes: RequestWrites, now: number): Promise<boolean>;
   /** Whether there was one to delete (of concurrent callers, one). */
   destroy(kind: string, id: string): Promise<boolean>;
   /** Deletes the artifacts of this kind issued under the grant. */
@@ -81,6 +94,19 @@ export interface OidcPayloadRepository {
 }
 
 export type { AssistantGrantCursor };
+
+export interface RequestWrites {
+  consumed: { kind: string; id: string } | undefined;
+  deleted: Array<{ kind: string; id: string }>;
+  /** Written or replaced; a replaced one is no longer consumed. */
+  written: OidcArtifact[];
+}
+
+export interface ArtifactWithGrantAndSession {
+  artifact: StoredOidcPayload | undefined;
+  grant: StoredOidcPayload | undefined;
+  session: StoredOidcPayload | undefined;
+}
 
 /** A grant of a native client (an assistant's connection) as administrators list it. */
 export interface AssistantGrantRecord {
@@ -141,6 +167,76 @@ function toRow(artifact: OidcArtifact): Omit<OidcPayloadsTable, 'consumed_at' | 
   };
 }
 
+/**
+ * The artifact, its grant (by the digest of its `grant_id`, the grant's key: a grant's own `grant_id` would
+ * also match every token issued under it) and its session (by uid, the artifact's `sessionUid`) in one
+ * statement, one row each: `role` says which. Parameters: kind, id digest, now three times.
+ */
+function artifactWithGrantAndSessionSql(engine: Engine): string {
+  const p = placeholders(engine);
+  const sessionUid = engine === 'postgres' ? `payload::json ->> 'sessionUid'` : `json_extract(payload, '$.sessionUid')`;
+  // SQLite has no digest of its own: sqlite-dialect.ts gives each connection sha256_hex.
+  const grantKey = engine === 'postgres' ? `encode(sha256(convert_to(artifact.grant_id, 'UTF8')), 'hex')` : 'sha256_hex(artifact.grant_id)';
+  const unexpired = (table: string) => `(${table}.expires_at is null or ${table}.expires_at > ${p()})`;
+  return `with artifact as (select payload, consumed_at, grant_id, ${sessionUid} as session_uid from oidc_payloads where kind = ${p()} and id = ${p()} and ${unexpired('oidc_payloads')})`
+    + ` select 'artifact' as role, payload, consumed_at from artifact`
+    + ` union all select 'grant', g.payload, g.consumed_at from artifact join oidc_payloads g on g.kind = 'Grant' and g.id = ${grantKey} where ${unexpired('g')}`
+    + ` union all select 'session', s.payload, s.consumed_at from artifact join oidc_payloads s on s.kind = 'Session' and s.uid = artifact.session_uid where ${unexpired('s')}`;
+}
+
+/** Numbered placeholders on PostgreSQL (from `first`), positional ones on SQLite. */
+function placeholders(engine: Engine, first = 1): () => string {
+  let next = first;
+  return engine === 'postgres' ? () => `$${next++}` : () => '?';
+}
+
+const ARTIFACT_COLUMNS = ['kind', 'id', 'payload', 'grant_id', 'uid', 'account_id', 'client_id', 'expires_at'] as const;
+
+/**
+ * The statements of writeTogether, their texts made once per shape. `p` numbers the parameters in the
+ * order the text takes them; `ifConsumed` makes a write depend on the `consumed` CTE (PostgreSQL).
+ */
+function requestWriteSql(engine: Engine) {
+  const consume = (p: () => string) => `update oidc_payloads set consumed_at = ${p()} where kind = ${p()} and id = ${p()} and consumed_at is null`;
+  const remove = (p: () => string, count: number, ifConsumed: boolean) =>
+    `delete from oidc_payloads where ${ifConsumed ? 'exists (select 1 from consumed) and ' : ''}(${Array.from({ length: count }, () => `(kind = ${p()} and id = ${p()})`).join(' or ')})`;
+  const insert = (p: () => string, count: number, ifConsumed: boolean) => {
+    // Each parameter is cast: a bare one in a select list has no type PostgreSQL could infer.
+    const row = () => `select ${ARTIFACT_COLUMNS.map((column) => `cast(${p()} as ${column === 'expires_at' ? 'bigint' : 'text'}) as ${column}`).join(', ')}`;
+    const columns = ARTIFACT_COLUMNS.join(', ');
+    const update = ARTIFACT_COLUMNS.filter((column) => column !== 'kind' && column !== 'id').map((column) => `${column} = excluded.${column}`).join(', ');
+    // SQLite needs the WHERE to tell the upsert's ON CONFLICT from a join's ON.
+    return `insert into oidc_payloads (${columns}) select ${columns} from (${Array.from({ length: count }, row).join(' union all ')}) as written`
+      + ` where ${ifConsumed ? 'exists (select 1 from consumed)' : 'true'} on conflict (kind, id) do update set ${update}, consumed_at = null`;
+  };
+  const texts = new Map<string, string>();
+  const memo = (key: string, make: () => string) => {
+    let text = texts.get(key);
+    if (text === undefined) texts.set(key, (text = make()));
+    return text;
+  };
+  return {
+    /**
+     * PostgreSQL: the whole request in one statement. Data-modifying CTEs share one snapshot: the other writes
+     * see the consume only through its RETURNING rows, and a concurrent consumer waits for this one's row lock,
+     * then finds it consumed and writes nothing. Parameters: consume's (now, kind, id), deletes', rows'.
+     */
+    together(consumed: boolean, deleted: number, written: number): string {
+      return memo(`together ${consumed} ${deleted} ${written}`, () => {
+        const p = placeholders(engine);
+        const parts = [
+          consumed ? `consumed as (${consume(p)} returning 1)` : '',
+          deleted > 0 ? `gone as (${remove(p, deleted, consumed)})` : '',
+          written > 0 ? `written as (${insert(p, written, consumed)})` : '',
+        ].filter(Boolean);
+        return `with ${parts.join(', ')} select ${consumed ? 'count(*) as consumed from consumed' : '1 as consumed'}`;
+      });
+    },
+    remove: (count: number) => memo(`remove ${count}`, () => remove(placeholders(engine), count, false)),
+    insert: (count: number) => memo(`insert ${count}`, () => insert(placeholders(engine), count, false)),
+  };
+}
+
 /** The owner of `oidc_payloads`. `engine` chooses how expired rows are pruned. */
 export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (db, engine) => {
   // Every protocol request runs several of these; each is compiled once (precompiled-query.ts).
@@ -154,6 +250,40 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
   });
   const markConsumed = precompile(['kind', 'now', 'id'], (value) =>
     db.updateTable('oidc_payloads').set({ consumed_at: value('now') }).where('kind', '=', value('kind')).where('id', '=', value('id')).where('consumed_at', 'is', null));
+  const withGrantAndSession = artifactWithGrantAndSessionSql(engine);
+  const requestWrites = requestWriteSql(engine);
+
+  async function writeTogether(executor: Executor, { consumed, deleted, written }: RequestWrites, now: number): Promise<boolean> {
+    const keys = deleted.flatMap(({ kind, id }) => [kind, sha256Hex(id)]);
+    const rows = written.flatMap((artifact) => {
+      const row = toRow(artifact);
+      return ARTIFACT_COLUMNS.map((column) => row[column]);
+    });
+    const statements = [
+      ...(deleted.length > 0 ? [CompiledQuery.raw(requestWrites.remove(deleted.length), keys)] : []),
+      ...(written.length > 0 ? [CompiledQuery.raw(requestWrites.insert(written.length), rows)] : []),
+    ];
+    // A single statement is atomic on its own.
+    if (consumed === undefined && statements.length <= 1) {
+      if (statements[0]) await executor.executeQuery(statements[0]);
+      return true;
+    }
+    if (engine === 'postgres') {
+      const statement = requestWrites.together(consumed !== undefined, deleted.length, written.length);
+      const consumeParameters = consumed === undefined ? [] : [now, consumed.kind, sha256Hex(consumed.id)];
+      const result = await executor.executeQuery(CompiledQuery.raw(statement, [...consumeParameters, ...keys, ...rows]) as CompiledQuery<{ consumed: number }>);
+      return Number(result.rows[0]?.consumed ?? 0) > 0;
+    }
+    const write = async (trx: Executor) => {
+      if (consumed !== undefined) {
+        const marked = await trx.executeQuery(markConsumed({ kind: consumed.kind, now, id: sha256Hex(consumed.id) }));
+        if ((marked.numAffectedRows ?? 0n) === 0n) return false;
+      }
+      for (const statement of statements) await trx.executeQuery(statement);
+      return true;
+    };
+    return executor.isTransaction ? write(executor) : (executor as Db).transaction().execute(write);
+  }
 
   return (executor: Executor): OidcPayloadRepository => {
     /** Deletes the grant and every code and token issued under it; whether the grant was there to delete (of concurrent callers, one). */
@@ -175,6 +305,20 @@ export const oidcPayloadRepository: RepositoryFactory<OidcPayloadRepository> = (
       async upsert(artifact) {
         await executor.executeQuery(upsert(toRow(artifact)));
       },
+      async findWithGrantAndSession(kind, id, now) {
+        const { rows } = await executor.executeQuery(CompiledQuery.raw(withGrantAndSession, [kind, sha256Hex(id), now, now, now]) as CompiledQuery<{ role: string; payload: string; consumed_at: number | null }>);
+        const artifactRow = rows.find((row) => row.role === 'artifact');
+        const artifact = artifactRow && toStored(artifactRow, id);
+        const grantId = artifact?.payload.grantId;
+        const grantRow = rows.find((row) => row.role === 'grant');
+        const sessionRow = rows.find((row) => row.role === 'session');
+        return {
+          artifact,
+          grant: grantRow && typeof grantId === 'string' ? toStored(grantRow, grantId) : undefined,
+          session: sessionRow && toStored(sessionRow, undefined),
+        };
+      },
+      writeTogether: (writes, now) => writeTogether(executor, writes, now),
       async consume(kind, id, now) {
         const marked = await executor.executeQuery(markConsumed({ kind, now, id: sha256Hex(id) }));
         return (marked.numAffectedRows ?? 0n) > 0n;

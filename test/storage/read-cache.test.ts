@@ -3,7 +3,7 @@ import type { User } from '../../src/domain/accounts.ts';
 import type { ChangeFeed } from '../../src/storage/change-feed.ts';
 import { followChanges, openDatabase, type OpenedDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrate.ts';
-import { createReadCache } from '../../src/storage/read-cache.ts';
+import { createReadCache, readCacheOf } from '../../src/storage/read-cache.ts';
 import { createStore, type Store } from '../../src/storage/store.ts';
 import { aUser } from '../helpers/a-user.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
@@ -64,12 +64,20 @@ describe.each(TEST_ENGINES)('cached reads of a store on %s', (engine) => {
   let store: Store;
   let feed: ChangeFeed;
   let statements: string[] = [];
+  /** The notifications the cache heard, `<table>:<key>`. */
+  const heard: string[] = [];
   beforeAll(async () => {
     database = await createTestDatabase(engine);
     opened = openDatabase(database.url, { log: (event) => { if (event.level === 'query') statements.push(event.query.sql); } });
     await migrateToLatest(opened.db);
     store = createStore(opened.db, engine);
     feed = await followChanges(opened.db, { warn: () => {}, info: () => {} });
+    const cache = readCacheOf(opened.db)!;
+    const changed = cache.changed;
+    cache.changed = (change) => {
+      heard.push(`${change.table}:${change.key}`);
+      changed(change);
+    };
   });
   afterAll(async () => {
     await feed?.stop();
@@ -83,6 +91,20 @@ describe.each(TEST_ENGINES)('cached reads of a store on %s', (engine) => {
     return { value, reads: statements.filter((sql) => sql.startsWith('select')).length };
   }
 
+  /**
+   * On PostgreSQL this process's own committed writes come back as notifications a moment later, each emptying
+   * its entry once more: waits until these were heard, so they cannot land in the middle of what follows.
+   */
+  async function heardBack(...changes: string[]): Promise<void> {
+    if (engine !== 'postgres') return;
+    const start = Date.now();
+    while (!changes.every((change) => heard.includes(change))) {
+      if (Date.now() - start > 1_000) throw new Error(`not notified of ${changes.join(', ')} within 1 s`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    heard.length = 0;
+  }
+
   /** Reads until served from memory: on PostgreSQL the notifications of this process's own writes arrive a moment later and empty it once more. */
   async function cachedBy(read: () => Promise<unknown>): Promise<void> {
     const start = Date.now();
@@ -93,13 +115,16 @@ describe.each(TEST_ENGINES)('cached reads of a store on %s', (engine) => {
   }
 
   it('reads a person once, again after a committed change, and not after a rolled-back one', async () => {
+    heard.length = 0;
     await store.repos.users.insert(user('cached-1', 'First'), 'hash');
+    await heardBack('users:cached-1');
     const find = () => store.repos.users.findBySubjectId('cached-1');
     await cachedBy(find);
     expect(await readsOf(find)).toMatchObject({ reads: 0, value: { displayName: 'First' } });
 
     await store.transaction((repos) => repos.users.update('cached-1', { displayName: 'Second' }, 2));
     expect(await readsOf(find)).toMatchObject({ reads: 1, value: { displayName: 'Second' } });
+    await heardBack('users:cached-1');
     await cachedBy(find);
 
     await expect(
@@ -115,6 +140,7 @@ describe.each(TEST_ENGINES)('cached reads of a store on %s', (engine) => {
 
   it("keeps a client when only a secret's last use is noted, and reads it again when a secret is revoked", async () => {
     const now = Date.now();
+    heard.length = 0;
     await store.transaction(async (repos) => {
       await repos.projects.insert({ projectId: 'p-cache', name: 'Cache', description: '', status: 'active', version: 1, createdAt: now, updatedAt: now });
       await repos.clients.insert(
@@ -123,6 +149,7 @@ describe.each(TEST_ENGINES)('cached reads of a store on %s', (engine) => {
       );
       await repos.clientSecrets.insert({ secretId: 's-cache', clientId: 'c-cache', digest: 'd'.repeat(64), createdAt: now });
     });
+    await heardBack('projects:p-cache', 'clients:c-cache', 'client_secrets:c-cache');
     const find = () => store.repos.clients.findForProtocol('c-cache');
     await cachedBy(find);
     await store.repos.clientSecrets.noteUsed('s-cache', now + 1);

@@ -1,3 +1,4 @@
+import type { Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAccessibilityProblems } from '../e2e/support/axe.ts';
 import { saveScreenshot } from '../e2e/support/screenshots.ts';
@@ -40,7 +41,9 @@ describe.skipIf(!SLAPD_AVAILABLE)('signing in through an LDAP directory with the
       await page.goto((await authorizationRequest(config, suite.rp, 'openid profile')).url);
       await page.getByLabel('Account').fill(ADA.uid);
       await page.getByLabel('Password').fill(ADA.password);
-      const [answer] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.getByLabel('Password').press('Enter')]);
+      // The sign-in form's answer, not the passkey autofill's request for options, which the page may send at any time.
+      const signInAnswer = (response: Response) => response.request().method() === 'POST' && /\/interaction\/[^/]+\/login$/.test(new URL(response.url()).pathname);
+      const [answer] = await Promise.all([page.waitForResponse(signInAnswer), page.getByLabel('Password').press('Enter')]);
       expect(answer.status()).toBe(503);
       expect(Number(answer.headers()['retry-after'])).toBeGreaterThan(0);
       const alert = page.getByRole('alert');

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUES } from '../../src/i18n/catalogues.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
+import { startLoopbackCallback, type LoopbackCallback } from '../helpers/loopback-callback.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
-import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { registerAssistant } from '../mcp/assistant-client.ts';
 
 const ADMINISTRATOR = { account: 'bob', password: 'bob-password-123' } as const;
@@ -19,27 +19,19 @@ describe.each(TEST_ENGINES)('the consent page for an assistant, on %s', (engine)
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let browser: Browser;
-  let callbackServer: Server;
-  let callbackPort: number;
-  const codes: string[] = [];
+  let callback: LoopbackCallback;
 
   beforeAll(async () => {
     server = await startOidcTestServer(engine);
     fixture = await setUpOidcFixture(server);
     await server.services.users.createUser(fixture.adminActor, { account: ADMINISTRATOR.account, displayName: 'Bob Admin', password: ADMINISTRATOR.password, isAdmin: true });
-    callbackPort = await freePort();
-    callbackServer = createServer((request, response) => {
-      const code = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('code');
-      if (code) codes.push(code);
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Done</title><h1>Connected</h1>');
-    });
-    await new Promise<void>((resolve) => callbackServer.listen(callbackPort, '127.0.0.1', resolve));
+    callback = await startLoopbackCallback();
     browser = await launchBrowser();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => callbackServer?.close(resolve));
+    await callback?.close();
     await server?.close();
   });
 
@@ -51,7 +43,7 @@ describe.each(TEST_ENGINES)('the consent page for an assistant, on %s', (engine)
     const resource = options.resource === undefined ? `${server.issuer}/mcp` : options.resource;
     const query = new URLSearchParams({
       client_id: clientId,
-      redirect_uri: `http://127.0.0.1:${callbackPort}/callback`,
+      redirect_uri: callback.redirectUri,
       response_type: 'code',
       scope,
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
@@ -62,13 +54,13 @@ describe.each(TEST_ENGINES)('the consent page for an assistant, on %s', (engine)
     return {
       status: response?.status(),
       async token(): Promise<{ scope: string; refresh_token?: string }> {
-        await page.getByRole('heading', { name: 'Connected' }).waitFor({ timeout: 8000 }).catch(async (error: unknown) => {
+        await page.getByRole('heading', { name: 'You can close this window' }).waitFor({ timeout: 8000 }).catch(async (error: unknown) => {
           throw new Error(`no code at ${page.url()}: ${(await page.content()).slice(0, 3000)}`, { cause: error });
         });
         const code = new URL(page.url()).searchParams.get('code');
         const answer = await fetch(`${server.issuer}/token`, {
           method: 'POST',
-          body: new URLSearchParams({ grant_type: 'authorization_code', code: code!, client_id: clientId, redirect_uri: `http://127.0.0.1:${callbackPort}/callback`, code_verifier: verifier, resource: resource ?? '' }),
+          body: new URLSearchParams({ grant_type: 'authorization_code', code: code!, client_id: clientId, redirect_uri: callback.redirectUri, code_verifier: verifier, resource: resource ?? '' }),
         });
         expect(answer.status).toBe(200);
         return (await answer.json()) as { scope: string; refresh_token?: string };
@@ -204,14 +196,14 @@ describe.each(TEST_ENGINES)('the consent page for an assistant, on %s', (engine)
 
   it('a request for sesame:* without a resource ends on an error page, never a consent', async () => {
     const clientId = await newAssistant('No resource');
-    const codesBefore = codes.length;
+    const codesBefore = callback.codes.length;
     await withContext(async (page) => {
       const flow = await startAuthorization(page, clientId, 'sesame:read sesame:write', { resource: null });
       expect(flow.status).toBe(400);
       await expect(page.getByRole('alert').innerText()).resolves.toContain('without saying which Sesame service it wants');
       expect(await page.getByRole('button', { name: 'Allow', exact: true }).count()).toBe(0);
       expect(new URL(page.url()).origin).toBe(server.issuer);
-      expect(codes.length).toBe(codesBefore);
+      expect(callback.codes.length).toBe(codesBefore);
     });
   });
 

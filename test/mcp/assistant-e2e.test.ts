@@ -1,13 +1,12 @@
-import { createServer, type Server } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../e2e/support/browser.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
+import { startLoopbackCallback, type LoopbackCallback } from '../helpers/loopback-callback.ts';
 import { PERSON, setUpOidcFixture, type OidcFixture } from '../helpers/oidc-clients.ts';
-import { freePort, startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
+import { startOidcTestServer, type OidcTestServer } from '../helpers/oidc-server.ts';
 import { authorizeAndConnect, PreRegisteredAssistant, registerAssistant, signInToConsentPage } from './assistant-client.ts';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 type Structured = Record<string, any>;
 const structured = (result: unknown) => (result as { structuredContent: Structured }).structuredContent;
@@ -16,10 +15,8 @@ describe.each(TEST_ENGINES)('an MCP assistant authorized by Sesame itself, on %s
   let server: OidcTestServer;
   let fixture: OidcFixture;
   let browser: Browser;
-  let callbackServer: Server;
-  let callbackPort: number;
+  let callback: LoopbackCallback;
   let assistantClientId: string;
-  let codes: string[];
   let mcp: Client;
 
   beforeAll(async () => {
@@ -27,21 +24,14 @@ describe.each(TEST_ENGINES)('an MCP assistant authorized by Sesame itself, on %s
     fixture = await setUpOidcFixture(server);
     // Registered once by an administrator, with a loopback redirect URI and no port: the assistant picks one at run time.
     assistantClientId = await registerAssistant(server.services, fixture.adminActor, fixture.projectId, { scopeWhitelist: ['openid', 'offline_access'] });
-    codes = [];
-    callbackPort = await freePort();
-    callbackServer = createServer((request, response) => {
-      const code = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('code');
-      if (code) codes.push(code);
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Done</title><h1>You can close this window</h1>');
-    });
-    await new Promise<void>((resolve) => callbackServer.listen(callbackPort, '127.0.0.1', resolve));
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    callback = await startLoopbackCallback();
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {
     await mcp?.close();
     await browser?.close();
-    await new Promise((resolve) => callbackServer?.close(resolve));
+    await callback?.close();
     await server?.close();
   });
 
@@ -71,7 +61,7 @@ describe.each(TEST_ENGINES)('an MCP assistant authorized by Sesame itself, on %s
   });
 
   it('discovers, signs the person in on Sesame\'s pages, gets a token for /mcp, and manages a project with the audit naming the assistant', async () => {
-    const provider = new PreRegisteredAssistant(assistantClientId, `http://127.0.0.1:${callbackPort}/callback`);
+    const provider = new PreRegisteredAssistant(assistantClientId, callback.redirectUri);
     const context = await browser.newContext();
     const page = await context.newPage();
     mcp = await authorizeAndConnect(server.issuer, provider, async (authorizationUrl) => {
@@ -84,8 +74,8 @@ describe.each(TEST_ENGINES)('an MCP assistant authorized by Sesame itself, on %s
       await expect(page.getByRole('button', { name: 'Allow read-only' }).isVisible()).resolves.toBe(true);
       await page.getByRole('button', { name: 'Allow', exact: true }).click();
       await page.getByRole('heading', { name: 'You can close this window' }).waitFor();
-      expect(new URL(page.url()).port).toBe(String(callbackPort));
-      return codes.at(-1)!;
+      expect(new URL(page.url()).port).toBe(String(callback.port));
+      return callback.codes.at(-1)!;
     });
     await context.close();
     expect(provider.tokens()?.scope?.split(' ').sort()).toEqual(['sesame:read', 'sesame:write']);

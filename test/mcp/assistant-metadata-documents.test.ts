@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUES } from '../../src/i18n/catalogues.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../helpers/engines.ts';
+import { startLoopbackCallback, type LoopbackCallback } from '../helpers/loopback-callback.ts';
 import { makeThrowawayTls, startMetadataDocumentServer, type MetadataDocumentServer, type ThrowawayTls } from '../helpers/metadata-document-server.ts';
-import { freePort, startOidcTestServer } from '../helpers/oidc-server.ts';
+import { startOidcTestServer } from '../helpers/oidc-server.ts';
 import { ADMIN, agentOver, killAllSesame, startSesame, type SesameProcess } from '../helpers/sesame-process.ts';
 import { authorizeAndConnect, mcpRequest, PreRegisteredAssistant, signInToConsentPage } from './assistant-client.ts';
 
@@ -45,22 +45,14 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
   let database: TestDatabase;
   let sesame: SesameProcess;
   let browser: Browser;
-  let callbackServer: Server;
-  let callbackPort: number;
-  const codes: string[] = [];
+  let callback: LoopbackCallback;
   const documentUrl = () => documents.url('/assistant.json');
-  const redirectUri = () => `http://127.0.0.1:${callbackPort}/callback`;
+  const redirectUri = () => callback.redirectUri;
 
   beforeAll(async () => {
     tls = makeThrowawayTls();
     documents = await startMetadataDocumentServer(tls);
-    callbackPort = await freePort();
-    callbackServer = createServer((request, response) => {
-      const code = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('code');
-      if (code) codes.push(code);
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Done</title><h1>You can close this window</h1>');
-    });
-    await new Promise<void>((resolve) => callbackServer.listen(callbackPort, '127.0.0.1', resolve));
+    callback = await startLoopbackCallback();
     const document = (path: string, changes: Record<string, unknown> = {}) => ({
       client_id: documents.url(path),
       client_name: 'Doc Assistant',
@@ -87,7 +79,7 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
   afterAll(async () => {
     await browser?.close();
     await killAllSesame();
-    await new Promise((resolve) => callbackServer?.close(resolve));
+    await callback?.close();
     await documents?.close();
     await database?.drop();
     tls?.remove();
@@ -114,7 +106,7 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
       expect(consent).toContain('Make every change your role allows');
       await page.getByRole('button', { name: 'Allow', exact: true }).click();
       await page.getByRole('heading', { name: 'You can close this window' }).waitFor();
-      return codes.at(-1)!;
+      return callback.codes.at(-1)!;
     });
     await context.close();
     expect(assistant.tokens()?.scope?.split(' ')).toEqual(expect.arrayContaining(['sesame:read', 'sesame:write']));
@@ -188,8 +180,8 @@ describe.each(TEST_ENGINES)('an assistant known only by its client ID metadata d
   });
 
   it('refuses a redirect URI the document does not list (any port of its loopback URI is fine, another path is not)', async () => {
-    expectErrorPage(await authorize(documentUrl(), { redirect_uri: `http://127.0.0.1:${callbackPort}/elsewhere` }), 'an address it has not registered', 'redirect_uri');
-    const otherPort = await authorize(documentUrl(), { redirect_uri: `http://127.0.0.1:${callbackPort + 1}/callback` });
+    expectErrorPage(await authorize(documentUrl(), { redirect_uri: `http://127.0.0.1:${callback.port}/elsewhere` }), 'an address it has not registered', 'redirect_uri');
+    const otherPort = await authorize(documentUrl(), { redirect_uri: `http://127.0.0.1:${callback.port + 1}/callback` });
     expect(otherPort.status).toBe(303);
     expect(otherPort.location).toMatch(/\/interaction\//);
   });

@@ -97,7 +97,11 @@ const ABSURD_SEGMENTS = [
 ];
 
 /** Path parameters: mostly the fixture's real ids (so requests reach the services), else something no resource could be called. */
-function segmentsArbitrary(schema: JsonSchema, ids: () => RealIds): fc.Arbitrary<{ segments: Record<string, string>; absurd: string[] }> {
+/**
+ * `taken`: every group and identity provider name in use. Those are named by whoever made them (an earlier
+ * operation's fuzzed createGroup may have made "0"), so text of the fuzzer's own is no absurd name when it is one.
+ */
+function segmentsArbitrary(schema: JsonSchema, ids: () => RealIds, taken: () => ReadonlySet<string>): fc.Arbitrary<{ segments: Record<string, string>; absurd: string[] }> {
   const names = Object.keys(schema.properties ?? {});
   const one = (name: string) =>
     fc.oneof(
@@ -113,7 +117,7 @@ function segmentsArbitrary(schema: JsonSchema, ids: () => RealIds): fc.Arbitrary
             const value = upper ? `${real.toUpperCase()}${suffix}` : text;
             return { value: value === real ? `${value}!` : value, absurd: true };
           })
-          .filter((s) => s.value.length > 0 && wellFormed(s.value) === s.value)
+          .filter((s) => s.value.length > 0 && wellFormed(s.value) === s.value && !taken().has(s.value))
           .map((s) => ({ value: encodeURIComponent(s.value), absurd: true })),
       },
     );
@@ -227,6 +231,7 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
   const checkers = {} as Record<Surface, OpenApiChecker>;
   let actor: Actor;
   let ids: RealIds;
+  let takenNames: ReadonlySet<string>;
   let fixtures = 0;
 
   beforeAll(async () => {
@@ -289,7 +294,7 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
   }
 
   function requestArbitrary(target: FuzzTarget): fc.Arbitrary<FuzzRequest> {
-    const segments = target.params ? segmentsArbitrary(target.params, () => ids) : fc.constant({ segments: {} as Record<string, string>, absurd: [] as string[] });
+    const segments = target.params ? segmentsArbitrary(target.params, () => ids, () => takenNames) : fc.constant({ segments: {} as Record<string, string>, absurd: [] as string[] });
     // Logging out for real would end the session the rest of the run uses: logout only gets refusable input.
     const query = target.operationId === 'logout' ? fc.constant({ text: '', broken: false }) : queryArbitrary(target);
     return fc.record({ segments, query, body: bodyArbitrary(target), auth: authArbitrary(target) }).map(({ segments: path, query: q, body, auth }) => {
@@ -340,6 +345,10 @@ describe.each(TEST_ENGINES)('every management operation under generated bad inpu
   it.each(CATALOG.map((target) => [`${target.surface} ${target.operationId}`, target] as const))('%s', async (_name, target) => {
     await ensureSignedIn(target.surface);
     ids = await freshFixture();
+    takenNames = new Set([
+      ...(await ctx.db.selectFrom('groups').select('name').execute()).map((row) => row.name),
+      ...(await ctx.db.selectFrom('identity_providers').select('name').execute()).map((row) => row.name),
+    ]);
     let before: DatabaseSnapshot = await snapshotEveryTable(ctx.db, engine);
     let beforeMark = await changeMark(ctx.db, engine);
     const counts = { refused: 0, accepted: 0 };

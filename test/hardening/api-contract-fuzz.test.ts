@@ -96,17 +96,17 @@ const ABSURD_SEGMENTS = [
   'constructor', 'prototype', 'hasOwnProperty', '0', '-1', '1e999', 'NaN', '%C0%AE', '%EF%BB%BF', '%27%20OR%201%3D1--', '%F0%9F%98%80', 'p'.repeat(101), 'p'.repeat(4000),
 ];
 
-/** Path parameters: mostly the fixture's real ids (so requests reach the services), else something no resource could be called. */
 /**
+ * Path parameters: mostly the fixture's real ids (so requests reach the services), else something no resource could be called.
  * `taken`: every group and identity provider name in use. Those are named by whoever made them (an earlier
- * operation's fuzzed createGroup may have made "0"), so text of the fuzzer's own is no absurd name when it is one.
+ * operation's fuzzed createGroup may have made "0"), so neither a fixed absurd segment nor text of the fuzzer's own counts as absurd when it names one.
  */
 function segmentsArbitrary(schema: JsonSchema, ids: () => RealIds, taken: () => ReadonlySet<string>): fc.Arbitrary<{ segments: Record<string, string>; absurd: string[] }> {
   const names = Object.keys(schema.properties ?? {});
   const one = (name: string) =>
     fc.oneof(
       { weight: 6, arbitrary: fc.nat(1).map((i) => ({ value: encodeURIComponent(pick(ids()[name as keyof RealIds], i)), absurd: false })) },
-      { weight: 1, arbitrary: fc.constantFrom(...ABSURD_SEGMENTS).map((value) => ({ value, absurd: true })) },
+      { weight: 1, arbitrary: fc.constantFrom(...ABSURD_SEGMENTS).filter((value) => !taken().has(decodedSegment(value))).map((value) => ({ value, absurd: true })) },
       {
         weight: 1,
         arbitrary: fc
@@ -128,6 +128,15 @@ function segmentsArbitrary(schema: JsonSchema, ids: () => RealIds, taken: () => 
 }
 
 const pick = (values: string[], index: number) => values[index % values.length]!;
+
+/** The name a URL segment spells, or the segment itself when it is no valid escape (then no name spells it). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 function encodeQuery(query: Record<string, unknown>): string {
   const search = new URLSearchParams();

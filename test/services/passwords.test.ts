@@ -3,7 +3,7 @@ import * as argon2 from '@node-rs/argon2';
 import { cliActor } from '../../src/domain/actor.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { TEST_ENGINES } from '../helpers/engines.ts';
-import { hashPassword, verifyPassword } from '../../src/services/sign-in/passwords.ts';
+import { ARGON2_AT_ONCE, hashPassword, verifyPassword } from '../../src/services/sign-in/passwords.ts';
 
 /** A sign-in from inside the process, with no address: only the per-account limit counts it. */
 const signInHere = { ip: null, surface: 'management' } as const;
@@ -32,6 +32,30 @@ describe('password hashing', () => {
     expect(await verifyPassword(undefined, 'a good passphrase')).toBe(false);
     expect(verifyCalls()).toHaveLength(1);
     expect(parametersOf(verifyCalls()[0]![0] as string)).toBe('argon2id$v=19$m=19456,t=2,p=1');
+  });
+
+  it('runs no more verifications at once than there are cores, and answers every one', async () => {
+    const hash = await hashPassword('a good passphrase');
+    const actual = await vi.importActual<typeof import('@node-rs/argon2')>('@node-rs/argon2');
+    let inFlight = 0;
+    let most = 0;
+    vi.mocked(argon2.verify).mockImplementation(async (stored, password) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        return await actual.verify(stored, password);
+      } finally {
+        inFlight -= 1;
+      }
+    });
+    try {
+      const burst = Array.from({ length: ARGON2_AT_ONCE * 3 }, (_, i) => verifyPassword(i % 2 ? hash : undefined, 'a good passphrase'));
+      expect(await Promise.all(burst)).toEqual(Array.from({ length: ARGON2_AT_ONCE * 3 }, (_, i) => i % 2 === 1));
+      expect(verifyCalls()).toHaveLength(ARGON2_AT_ONCE * 3);
+      expect(most).toBe(ARGON2_AT_ONCE);
+    } finally {
+      vi.mocked(argon2.verify).mockImplementation((stored, password) => actual.verify(stored, password));
+    }
   });
 });
 

@@ -267,6 +267,14 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     render: (ctx, page) => renderHtml(ctx, renderErrorPage(page)),
   }));
   for (const middleware of deps.middleware ?? []) provider.use(middleware);
+  // Counted from the answer, not oidc-provider's grant.success: that comes before the request's write, whose
+  // consume may still lose to a concurrent redemption and turn the answer into invalid_grant.
+  provider.use(async function countIssuedTokens(ctx: Ctx, next: () => Promise<unknown>) {
+    await next();
+    if (ctx.method !== 'POST' || ctx.path !== '/token' || ctx.status !== 200) return;
+    const clientId = ctx.oidc?.client?.clientId;
+    if (clientId) deps.onTokenIssued?.({ clientId, grantType: String(ctx.oidc.params?.grant_type ?? '') });
+  });
   // Innermost, so every middleware above sees the answer as it is once the request's writes are in.
   provider.use(storage.requestArtifacts.writeAtRequestEnd);
   provider.on('server_error', (ctx, error) => {
@@ -280,10 +288,6 @@ export function buildProvider(deps: OidcDeps, jwks: SigningJwks, store: Store): 
     const token = ctx.oidc.entities?.RefreshToken as { accountId?: string } | undefined;
     if (!client || !token?.accountId) return;
     auditGrantEndedByReuse({ subjectId: token.accountId, clientId: client.clientId, clientName: client.clientName, grantId, ip: ctx.ip });
-  });
-  provider.on('grant.success', (ctx) => {
-    const clientId = ctx.oidc.client?.clientId;
-    if (clientId) deps.onTokenIssued?.({ clientId, grantType: String(ctx.oidc.params?.grant_type ?? '') });
   });
   return provider;
 }

@@ -38,6 +38,10 @@ describe.each(TEST_ENGINES)('reused codes and refresh tokens end their grant on 
   const rowsOfGrant = async (grantId: string) =>
     (await server.db.selectFrom('oidc_payloads').select('kind').where('grant_id', '=', grantId).execute()).map((row) => row.kind);
 
+  /** What `/metrics` counts as code exchanges that issued tokens (the per-client token limit counts the same). */
+  const issuedCodeExchanges = async () =>
+    Number(/^sesame_tokens_issued_total\{grant_type="authorization_code"\} (\d+)$/m.exec(await (await fetch(`${server.issuer}/metrics`)).text())?.[1] ?? 0);
+
   async function expectGrantEnded(config: oidc.Configuration, grantId: string, tokens: { access_token: string; refresh_token?: string | undefined }) {
     expect(await rowsOfGrant(grantId)).toEqual([]);
     await expect(oidc.fetchUserInfo(config, tokens.access_token, fixture.person.subjectId)).rejects.toThrow();
@@ -56,11 +60,13 @@ describe.each(TEST_ENGINES)('reused codes and refresh tokens end their grant on 
 
   it('of two concurrent redemptions of one code exactly one wins, and the grant ends', async () => {
     const { config, request, callbackUrl, grantId } = await signedInCode();
+    const issuedBefore = await issuedCodeExchanges();
     const outcomes = await Promise.all([0, 1].map(() => redeemCode(config, request, callbackUrl).then((tokens) => ({ tokens }), (error: unknown) => ({ error }))));
     const winners = outcomes.flatMap((outcome) => ('tokens' in outcome ? [outcome.tokens] : []));
     const losers = outcomes.flatMap((outcome) => ('error' in outcome ? [outcome.error] : []));
     expect(winners).toHaveLength(1);
     expect(await oauthError(Promise.reject(losers[0]))).toBe('invalid_grant');
+    expect(await issuedCodeExchanges()).toBe(issuedBefore + 1);
     await expectGrantEnded(config, grantId, winners[0]!);
   });
 
@@ -79,9 +85,10 @@ describe.each(TEST_ENGINES)('reused codes and refresh tokens end their grant on 
    * redemption reads the code unconsumed, then its write waits for that connection and finds the code
    * consumed. It must write no tokens, end the grant and answer invalid_grant.
    */
-  it('a code consumed while its redemption is in flight: the write finds it consumed, writes no tokens and ends the grant', async () => {
+  it('a code consumed while its redemption is in flight: the write finds it consumed, writes no tokens, counts none issued and ends the grant', async () => {
     const { config, request, callbackUrl, code, grantId } = await signedInCode();
     const holder = await holdCodeConsumed(code);
+    const issuedBefore = await issuedCodeExchanges();
     statements = [];
     const redemption = oauthError(redeemCode(config, request, callbackUrl));
     // Once the code is read (its statement is heard when done) the redemption is at, or waiting for, its write:
@@ -93,6 +100,8 @@ describe.each(TEST_ENGINES)('reused codes and refresh tokens end their grant on 
     // Its write ran, and found the code consumed (oidc-provider's own check at the read saw it unconsumed).
     expect(statements.some((sql) => /^with consumed as \(update|^update "oidc_payloads" set "consumed_at"/.test(sql))).toBe(true);
     expect(await rowsOfGrant(grantId)).toEqual([]);
+    // Nothing was issued, so nothing counts against the client's token allowance.
+    expect(await issuedCodeExchanges()).toBe(issuedBefore);
   });
 
   async function holdCodeConsumed(code: string): Promise<{ commit(): Promise<void> }> {

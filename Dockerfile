@@ -40,5 +40,6 @@ EXPOSE 3000
 VOLUME ["/app/data"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-# The same heap bounds as `npm start` (package.json config.serverNodeFlags).
+# The same heap bounds and malloc arenas as `npm start` (package.json config.serverNodeFlags and serverEnvironment).
+ENV MALLOC_ARENA_MAX=2
 CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=256", "src/main.ts"]

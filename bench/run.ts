@@ -18,7 +18,7 @@ import { checkTargets } from './report/targets.ts';
 import { startArgon2Ceiling } from './servers/argon2-ceiling.ts';
 import { recordSesameResponses, startBareFastify, startOidcProviderAlone, type RunningTarget } from './servers/ceiling-servers.ts';
 import { startSesameUnderTest, type SesameUnderTest } from './servers/sesame-under-test.ts';
-import { serverNodeFlags } from './servers/sesame-server.ts';
+import { serverEnvironment, serverNodeFlags } from './servers/sesame-server.ts';
 
 const FIRST_WARMUP_MS = 2_000;
 const GROWTH_SCENARIOS: ScenarioId[] = ['code-exchange', 'refresh', 'agent-get-client', 'agent-put-revision', 'agent-login'];
@@ -204,7 +204,7 @@ async function main(options: BenchOptions): Promise<number> {
       finishedAt: finishedAt.toISOString(),
       durationSeconds: Math.round((performance.now() - started) / 1000),
       machine: { cores, cpu: cpus()[0]?.model ?? null, memoryMb: Math.round(totalmem() / 2 ** 20), node: process.version, loadAverageAtStart: null as number[] | null, loadAverageAtEnd: loadavg() },
-      settings: { quick: options.quick, engines: options.engines, scenarios: options.scenarios, concurrencies: options.concurrencies, warmupMs: options.warmupMs, durationMs: options.durationMs, growth: options.growth, sesameNodeFlags: [...serverNodeFlags(), ...options.nodeFlags] },
+      settings: { quick: options.quick, engines: options.engines, scenarios: options.scenarios, concurrencies: options.concurrencies, warmupMs: options.warmupMs, durationMs: options.durationMs, growth: options.growth, sesameNodeFlags: [...serverNodeFlags(), ...options.nodeFlags], sesameEnvironment: serverEnvironment() },
       growthSeeds,
       targets: checks,
       errors,

@@ -9,12 +9,20 @@ import { freePort } from '../lib/free-port.ts';
 const MAIN = process.env.BENCH_SESAME_MAIN ?? fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
+/** A word list of package.json's `config`, which `npm start` puts on the server's command line. */
+function startConfig(name: 'serverNodeFlags' | 'serverEnvironment'): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { config?: Record<string, unknown> };
+  const words = manifest.config?.[name];
+  if (typeof words !== 'string') throw new Error(`package.json has no config.${name}: the bench would not run Sesame as \`npm start\` does`);
+  return words.split(/\s+/).filter(Boolean);
+}
+
 /** The Node flags `npm start` gives the server (package.json `config.serverNodeFlags`): V8's heap sizes. */
-export function serverNodeFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { config?: { serverNodeFlags?: string } };
-  const flags = manifest.config?.serverNodeFlags;
-  if (typeof flags !== 'string') throw new Error('package.json has no config.serverNodeFlags: the bench would not run Sesame as `npm start` does');
-  return flags.split(/\s+/).filter(Boolean);
+export const serverNodeFlags = () => startConfig('serverNodeFlags');
+
+/** The variables `npm start` sets for the server (package.json `config.serverEnvironment`): glibc's malloc arenas. */
+export function serverEnvironment(): Record<string, string> {
+  return Object.fromEntries(startConfig('serverEnvironment').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 }
 
 // High enough that no limit ever holds the load back; the limiters still count every request.
@@ -33,7 +41,7 @@ const SERVER_SHUTDOWN_GRACE_SECONDS = 1;
 const PROFILE_WRITE_SECONDS = 20;
 
 /**
- * Starts Sesame exactly as `npm start` does (`node <serverNodeFlags> src/main.ts`), in a process of its
+ * Starts Sesame exactly as `npm start` does (`env <serverEnvironment> node <serverNodeFlags> src/main.ts`), in a process of its
  * own, over the given database; `nodeFlags` come after (V8 takes the last value of a flag given twice);
  * `cpuProfileDir` adds `--cpu-prof` (the profile is written when it stops).
  * BENCH_SESAME_MAIN runs another entry point instead (a wrapper that instruments src/main.ts).
@@ -61,6 +69,7 @@ export async function startSesameServer(options: { engine: Engine; databaseUrl: 
     // Nothing is in flight when the bench stops a server; a short grace leaves --cpu-prof time to write its
     // profile well before stopProcess gives up and kills it.
     SHUTDOWN_GRACE_SECONDS: String(SERVER_SHUTDOWN_GRACE_SECONDS),
+    ...serverEnvironment(),
   };
   const execArgv = [...serverNodeFlags(), ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...(options.nodeFlags ?? [])];
   const child = spawn(process.execPath, [...execArgv, MAIN], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });

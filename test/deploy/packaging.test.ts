@@ -36,6 +36,20 @@ describe('packaging', () => {
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', '.git', '.env']));
   });
 
+  it('the image and the systemd unit run Sesame as npm start does: its Node flags and its environment', () => {
+    const { config } = JSON.parse(read('package.json')) as { config: { serverNodeFlags: string; serverEnvironment: string } };
+    const flags = config.serverNodeFlags.split(' ');
+    const variables = config.serverEnvironment.split(' ');
+    expect(variables).toContain('MALLOC_ARENA_MAX=2');
+    const dockerfile = read('Dockerfile');
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+    expect(cmd).toEqual(['node', ...flags, 'src/main.ts']);
+    for (const variable of variables) expect(dockerfile).toMatch(new RegExp(`^ENV ${variable}$`, 'm'));
+    const unit = read('deploy/systemd/sesame.service');
+    expect(/^ExecStart=(.*)$/m.exec(unit)![1]!.split(' ')).toEqual(['/usr/bin/node', ...flags, 'src/main.ts']);
+    for (const variable of variables) expect(unit).toMatch(new RegExp(`^Environment=${variable}$`, 'm'));
+  });
+
   it('compose.yaml runs Sesame in production behind Caddy with PostgreSQL, Redis and a mail catcher, secrets from .env', () => {
     const compose = parse(read('compose.yaml')) as { services: Record<string, { environment?: Record<string, string>; env_file?: string; image?: string; build?: string; volumes?: string[] }> };
     expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['sesame', 'caddy', 'postgres', 'redis', 'mail']));

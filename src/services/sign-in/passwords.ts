@@ -7,7 +7,8 @@ const ARGON2_OPTIONS = { algorithm: 2 /* Algorithm.Argon2id, a const enum */, me
 /**
  * Each argon2id computation holds 19 MiB outside the heap and one of libuv's four threads, which token
  * signing shares. More at once than there are cores makes none finish sooner, so the rest wait their turn:
- * the peak memory of a burst of sign-ins is bounded by the cores, and signing keeps threads of its own.
+ * the peak memory of a burst of sign-ins is bounded by the cores, and on a machine with fewer cores than
+ * those threads, signing keeps threads of its own.
  */
 export const ARGON2_AT_ONCE = Math.max(1, availableParallelism());
 

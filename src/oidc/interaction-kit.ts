@@ -27,7 +27,6 @@ export interface InteractionKit {
   languageOf(request: FastifyRequest<{ Params: Params }>, interaction: Interaction, saved?: string | null): PageLanguage;
   savedLocaleOf(subjectId: string): Promise<string | null | undefined>;
   clientName(interaction: Interaction): Promise<string | null>;
-  finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean): Promise<FastifyReply>;
   rememberDevice(reply: FastifyReply, subjectId: string): void;
   sendPage(reply: FastifyReply, status: number, page: string, formTargets?: (string | undefined)[]): FastifyReply;
   showOneTimeCodePage(

@@ -86,11 +86,15 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     return client ? (client.clientName ?? client.clientId) : null;
   }
 
-  async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean) {
-    const clientId = result.login ? (await live.current().interactionDetails(request.raw, reply.raw)).params.client_id : undefined;
-    const returnTo = await live.current().interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
-    if (result.login) await auditPageSignIn(deps.services, request, result.login, clientId);
-    return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+  /**
+   * Stores the result on the interaction this request has read (what oidc-provider's interactionResult does,
+   * without reading it again) and sends the browser back to /auth.
+   */
+  async function finish(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, result: InteractionResults, merge: boolean) {
+    interaction.result = merge && !('error' in result) ? { ...interaction.lastSubmission, ...result } : result;
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    if (result.login) await auditPageSignIn(deps.services, request, result.login, interaction.params.client_id);
+    return reply.header('cache-control', 'no-store').redirect(interaction.returnTo, 303);
   }
 
   function requestedScopes(interaction: Interaction): Scope[] {
@@ -196,7 +200,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     }
     if (decision.outcome === 'enrol') return enrolment.showEnrolment(request, reply, interaction, user, {}, decision.first);
     rememberDevice(reply, user.subjectId);
-    return finish(request, reply, { login: { accountId: user.subjectId, amr: decision.amr, acr: decision.acr } }, false);
+    return finish(request, reply, interaction, { login: { accountId: user.subjectId, amr: decision.amr, acr: decision.acr } }, false);
   }
 
   /** Asks the sign-in decision for a person whose proofs so far are `proof`, and acts on it. */
@@ -232,7 +236,7 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
     return sendPage(reply, status, page, [interaction.params.redirect_uri as string]);
   }
 
-  const kit = { deps, cookieKeys, load, csrfRejected, wrongStep, languageOf, savedLocaleOf, clientName, finish, rememberDevice, sendPage, showOneTimeCodePage, continueSignIn, decideAndContinue };
+  const kit = { deps, cookieKeys, load, csrfRejected, wrongStep, languageOf, savedLocaleOf, clientName, rememberDevice, sendPage, showOneTimeCodePage, continueSignIn, decideAndContinue };
   const enrolment = enrolmentRoutes(app, kit);
   passkeyRoutes(app, kit);
 
@@ -314,12 +318,12 @@ export async function interactionRoutes(app: FastifyInstance, options: { live: L
       });
     }
     if (newAssistant) await deps.services.securityNotices.notify(accountId, 'assistant_connected');
-    return finish(request, reply, { consent: existing ? {} : { grantId } }, true);
+    return finish(request, reply, interaction, { consent: existing ? {} : { grantId } }, true);
   });
 
   app.post<{ Params: Params }>('/interaction/:uid/abort', async (request, reply) => {
     const interaction = await load(request, reply);
     if (!interaction || csrfRejected(request, reply)) return reply;
-    return finish(request, reply, { error: 'access_denied', error_description: 'The user did not allow the application to sign in.' }, false);
+    return finish(request, reply, interaction, { error: 'access_denied', error_description: 'The user did not allow the application to sign in.' }, false);
   });
 }

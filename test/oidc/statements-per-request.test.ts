@@ -94,8 +94,13 @@ describe.each(TEST_ENGINES)('SQL statements per protocol request on %s', (engine
     const browser = new OidcUserAgent(server.issuer);
     const loginPage = await browser.follow((await authorizationRequest(config, fixture.web, 'openid profile')).url);
     const loginAction = /action="(\/interaction\/[^"]+\/login)"/.exec(loginPage.body)![1]!;
-    const loggedIn = await browser.request(loginAction, { form: { csrf: csrfTokenOf(loginPage), account: PERSON.account, password: PERSON.password } });
+    const login = await statementsOf(() => browser.request(loginAction, { form: { csrf: csrfTokenOf(loginPage), account: PERSON.account, password: PERSON.password } }));
+    const loggedIn = login.result;
     expect(loggedIn.location).toMatch(/\/auth\/[^/]+$/);
+    // The sign-in reads its interaction once (the result is stored on the one read), the person, their linked
+    // identities and factors and the policy (the sign-in decision), then stores the result and audits the sign-in.
+    expect(login.statements.filter((sql) => /^select .* from "oidc_payloads"/.test(sql))).toHaveLength(1);
+    expect(login.statements).toHaveLength(9);
     const resume = await statementsOf(() => browser.request(loggedIn.location!));
     expect(resume.result.status).toBe(303);
     // The interaction and the grant (the client and the account are cached); the write.
